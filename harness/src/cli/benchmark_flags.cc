@@ -1,0 +1,149 @@
+#include "cli/benchmark_flags.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <regex>
+#include <string>
+
+#include "cli/flag_values.h"
+
+namespace benchprof::cli {
+namespace {
+
+enum class Kind {
+  kBool,
+  kPositiveInt,
+  kInt,
+  kSeconds,
+  kFormat,
+  kTimeUnit,
+  kColor,
+  kRegex,
+  kContext,
+  kPath,
+  kAnyString,
+};
+
+struct BenchmarkFlag {
+  std::string_view name;
+  Kind kind;
+};
+
+// Every flag benchmark::Initialize() of 1.7.1 understands.
+constexpr std::array kBenchmarkFlags = {
+    BenchmarkFlag{"benchmark_list_tests", Kind::kBool},
+    BenchmarkFlag{"benchmark_filter", Kind::kRegex},
+    BenchmarkFlag{"benchmark_min_time", Kind::kSeconds},
+    BenchmarkFlag{"benchmark_min_warmup_time", Kind::kSeconds},
+    BenchmarkFlag{"benchmark_repetitions", Kind::kPositiveInt},
+    BenchmarkFlag{"benchmark_enable_random_interleaving", Kind::kBool},
+    BenchmarkFlag{"benchmark_report_aggregates_only", Kind::kBool},
+    BenchmarkFlag{"benchmark_display_aggregates_only", Kind::kBool},
+    BenchmarkFlag{"benchmark_format", Kind::kFormat},
+    BenchmarkFlag{"benchmark_out", Kind::kPath},
+    BenchmarkFlag{"benchmark_out_format", Kind::kFormat},
+    BenchmarkFlag{"benchmark_color", Kind::kColor},
+    BenchmarkFlag{"benchmark_counters_tabular", Kind::kBool},
+    BenchmarkFlag{"benchmark_perf_counters", Kind::kAnyString},
+    BenchmarkFlag{"benchmark_context", Kind::kContext},
+    BenchmarkFlag{"benchmark_time_unit", Kind::kTimeUnit},
+    BenchmarkFlag{"v", Kind::kInt},
+};
+
+Status CheckRegex(std::string_view value) {
+  // As 1.7.1 does: a leading '-' negates the filter; POSIX extended syntax.
+  if (!value.empty() && value.front() == '-') value.remove_prefix(1);
+  try {
+    std::regex compiled(value.begin(), value.end(), std::regex::extended);
+  } catch (const std::regex_error& e) {
+    return Status::Error(std::string("invalid regular expression (") + e.what() + ")");
+  }
+  return Status();
+}
+
+Status CheckContext(std::string_view value) {
+  for (;;) {
+    const size_t comma = value.find(',');
+    const std::string_view pair = value.substr(0, comma);
+    const size_t equals = pair.find('=');
+    if (equals == std::string_view::npos || equals == 0) {
+      return Status::Error("expected key=value pairs separated by commas, got '" +
+                           std::string(pair) + "'");
+    }
+    if (comma == std::string_view::npos) break;
+    value.remove_prefix(comma + 1);
+  }
+  return Status();
+}
+
+Status CheckValue(Kind kind, std::string_view value) {
+  switch (kind) {
+    case Kind::kBool:
+      return ParseBool(value).status();
+    case Kind::kPositiveInt: {
+      auto parsed = ParseInt(value);
+      if (!parsed.ok() || *parsed < 1 || *parsed > INT32_MAX) {
+        return Status::Error("expected an integer from 1 to 2147483647");
+      }
+      return Status();
+    }
+    case Kind::kInt: {
+      auto parsed = ParseInt(value);
+      if (!parsed.ok() || *parsed < INT32_MIN || *parsed > INT32_MAX) {
+        return Status::Error("expected a 32-bit integer");
+      }
+      return Status();
+    }
+    case Kind::kSeconds: {
+      auto parsed = ParseDouble(value);
+      if (!parsed.ok() || !std::isfinite(*parsed) || *parsed < 0) {
+        if (!value.empty() && (value.back() == 's' || value.back() == 'x')) {
+          return Status::Error(
+              "expected seconds as a plain number, e.g. 0.5 (the 's' and 'x' suffixes need "
+              "Google Benchmark 1.8)");
+        }
+        return Status::Error("expected a non-negative number of seconds");
+      }
+      return Status();
+    }
+    case Kind::kFormat:
+      return CheckOneOf(value, {"console", "json", "csv"});
+    case Kind::kTimeUnit:
+      return CheckOneOf(value, {"ns", "us", "ms", "s"});
+    case Kind::kColor:
+      if (value == "auto") return Status();
+      return ParseBool(value).ok() ? Status() : Status::Error("expected auto, true or false");
+    case Kind::kRegex:
+      return CheckRegex(value);
+    case Kind::kContext:
+      return CheckContext(value);
+    case Kind::kPath:
+      return value.empty() ? Status::Error("expected a file name") : Status();
+    case Kind::kAnyString:
+      return Status();
+  }
+  return Status();
+}
+
+}  // namespace
+
+bool IsBenchmarkFlag(std::string_view arg) {
+  return arg.starts_with("--benchmark_") || arg == "--v" || arg.starts_with("--v=");
+}
+
+Status ValidateBenchmarkFlag(std::string_view arg) {
+  const FlagSpelling spelling = SplitFlag(arg);
+  for (const BenchmarkFlag& flag : kBenchmarkFlags) {
+    if (spelling.name != flag.name) continue;
+    if (!spelling.value.has_value()) {
+      if (flag.kind == Kind::kBool) return Status();
+      return Status::Error(std::string(arg) + ": needs a value, as --" + std::string(flag.name) +
+                           "=VALUE");
+    }
+    return CheckValue(flag.kind, *spelling.value).WithContext(std::string(arg));
+  }
+  return Status::Error("unknown flag " + std::string(arg) + " (see --help)");
+}
+
+}  // namespace benchprof::cli

@@ -1,0 +1,32 @@
+// Validation of Google Benchmark 1.7.1's own flags, before the library sees
+// them.
+//
+// 1.7.1 parses `--benchmark_*` flags leniently: a malformed integer leaves the
+// token in argv after printing a message, a bad --benchmark_format prints the
+// help and exits 0, `--benchmark_list_tests=banana` means true, an invalid
+// filter regex reads as "no benchmark matched". benchprof checks every such
+// flag first, so each mistake is one line and exit code 2, and the library
+// only ever sees values it understands.
+//
+// Thread-safety: thread-safe (pure functions).
+#ifndef BENCHPROF_CLI_BENCHMARK_FLAGS_H_
+#define BENCHPROF_CLI_BENCHMARK_FLAGS_H_
+
+#include <string_view>
+
+#include "common/status.h"
+
+namespace benchprof::cli {
+
+// True if `arg` is spelled like one of the library's flags: it starts with
+// `--benchmark_`, or is `--v` / `--v=...`.
+bool IsBenchmarkFlag(std::string_view arg);
+
+// Checks one argument for which IsBenchmarkFlag() is true: the flag must be
+// one 1.7.1 knows, spelled `--name=value` (booleans may omit `=value`), with a
+// value of the right form. The error names the argument.
+Status ValidateBenchmarkFlag(std::string_view arg);
+
+}  // namespace benchprof::cli
+
+#endif  // BENCHPROF_CLI_BENCHMARK_FLAGS_H_

@@ -1,0 +1,70 @@
+#include "cli/harness_flags.h"
+
+#include <array>
+
+#include "cli/flag_values.h"
+
+namespace benchprof::cli {
+namespace {
+
+Status ApplyBenchmem(std::string_view value, Options& options) {
+  StatusOr<bool> parsed = ParseBool(value);
+  if (!parsed.ok()) return parsed.status();
+  options.benchmem = *parsed;
+  return Status();
+}
+
+constexpr std::array kHarnessFlags = {
+    HarnessFlag{"benchmem", "",
+                "report allocs/op and B/op: heap allocations (any thread, paused time excluded) "
+                "per iteration; B/op counts requested bytes",
+                &ApplyBenchmem},
+};
+
+const HarnessFlag* FindFlag(std::string_view name) {
+  for (const HarnessFlag& flag : kHarnessFlags) {
+    if (flag.name == name) return &flag;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::span<const HarnessFlag> HarnessFlags() { return kHarnessFlags; }
+
+bool IsHelpFlag(std::string_view arg) {
+  return arg == "--help" || arg.starts_with("--help=") || arg == "--h" || arg == "-h";
+}
+
+StatusOr<Options> ParseHarnessFlags(std::span<const std::string> args) {
+  Options options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (!arg.starts_with("--") || arg.size() == 2) {
+      return Status::Error("unexpected argument '" + arg +
+                           "' (flags are spelled --name=value; see --help)");
+    }
+    const FlagSpelling spelling = SplitFlag(arg);
+    const HarnessFlag* flag = FindFlag(spelling.name);
+    if (flag == nullptr) return Status::Error("unknown flag " + arg + " (see --help)");
+
+    std::string_view value;
+    if (spelling.value.has_value()) {
+      value = *spelling.value;
+    } else if (flag->value_name.empty()) {
+      value = "true";
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      return Status::Error(arg + ": needs a value, as --" + std::string(flag->name) + "=" +
+                           std::string(flag->value_name));
+    }
+    Status applied = flag->apply(value, options);
+    if (!applied.ok()) {
+      return applied.WithContext("--" + std::string(flag->name) + "=" + std::string(value));
+    }
+  }
+  return options;
+}
+
+}  // namespace benchprof::cli

@@ -1,0 +1,59 @@
+// AtomicFile: an output file that appears whole or not at all.
+//
+// Writers write to a temporary file in the destination's directory and
+// Commit() renames it over the destination, so a reader never sees a
+// half-written profile or result file, and a failed run leaves nothing
+// behind. Creating the temporary up front is also how an unwritable output
+// path is reported before any benchmark runs.
+//
+//   StatusOr<AtomicFile> out = AtomicFile::Create("cpu.pprof");
+//   if (!out.ok()) { ... out.status().message() ... }
+//   WriteTo(out->temp_path());
+//   Status done = out->Commit();
+//
+// Thread-safety: thread-compatible.
+#ifndef BENCHPROF_COMMON_ATOMIC_FILE_H_
+#define BENCHPROF_COMMON_ATOMIC_FILE_H_
+
+#include <string>
+
+#include "common/status.h"
+
+namespace benchprof {
+
+class AtomicFile {
+ public:
+  // Creates an empty temporary file beside `path`. Fails, naming the
+  // problem, if `path` is a directory, is not writable, or its directory
+  // does not exist or is not writable.
+  static StatusOr<AtomicFile> Create(const std::string& path);
+
+  AtomicFile(AtomicFile&& other) noexcept;
+  AtomicFile& operator=(AtomicFile&& other) noexcept;
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  // Removes the temporary file unless Commit() succeeded.
+  ~AtomicFile();
+
+  // The destination.
+  const std::string& path() const { return path_; }
+
+  // Where to write; renamed to path() by Commit().
+  const std::string& temp_path() const { return temp_path_; }
+
+  // Moves the temporary file into place. After a failure the temporary file
+  // is removed and the destination is unchanged.
+  Status Commit();
+
+ private:
+  AtomicFile(std::string path, std::string temp_path)
+      : path_(std::move(path)), temp_path_(std::move(temp_path)) {}
+
+  std::string path_;
+  std::string temp_path_;  // empty once committed or moved from
+};
+
+}  // namespace benchprof
+
+#endif  // BENCHPROF_COMMON_ATOMIC_FILE_H_

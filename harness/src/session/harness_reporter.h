@@ -1,0 +1,89 @@
+// The reporters benchprof hands to Google Benchmark.
+//
+// HarnessReporter wraps one of the library's reporters (the display reporter
+// chosen by --benchmark_format, or the file reporter for --benchmark_out) and
+// passes every run through a RunAuditor first. The auditor turns the runs of a
+// benchmark whose timed loop was not intercepted into errors (its figures
+// cannot be measured, so none are shown rather than zeros), and remembers
+// whether any run failed, for the exit code.
+//
+//   RunAuditor auditor(/*requires_interception=*/true, /*expect_alloc_counters=*/true);
+//   HarnessReporter display(benchmark::CreateDefaultDisplayReporter(), auditor);
+//   benchmark::RunSpecifiedBenchmarks(&display);
+//   if (auditor.any_error()) ...
+//
+// Thread-safety: thread-compatible; the library calls reporters from the main
+// thread only.
+#ifndef BENCHPROF_SESSION_HARNESS_REPORTER_H_
+#define BENCHPROF_SESSION_HARNESS_REPORTER_H_
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace benchprof::session {
+
+// The error a run gets when its timed loop was not intercepted.
+inline constexpr char kNotInterceptedError[] =
+    "benchprof: this benchmark's timed loop was not intercepted, so it cannot be measured; "
+    "compile it into the executable (or a static library) linked with benchprof::main";
+
+class RunAuditor {
+ public:
+  // `requires_interception`: a figure was asked for that only the timed-loop
+  // hooks can measure (--benchmem); without one, timings alone need no hooks
+  // and runs pass unchecked. `expect_alloc_counters`: every run must carry
+  // allocs/op and B/op.
+  RunAuditor(bool requires_interception, bool expect_alloc_counters)
+      : requires_interception_(requires_interception),
+        expect_alloc_counters_(expect_alloc_counters) {}
+
+  // Returns `runs` as they must be reported. All runs in one call belong to
+  // one benchmark instance; the verdict on an instance is taken the first
+  // time it is seen (by the display reporter) and reused for the file.
+  std::vector<benchmark::BenchmarkReporter::Run> Audit(
+      const std::vector<benchmark::BenchmarkReporter::Run>& runs);
+
+  // True once any reported run was an error.
+  bool any_error() const { return any_error_; }
+
+ private:
+  bool Intercepted(const std::vector<benchmark::BenchmarkReporter::Run>& runs);
+
+  const bool requires_interception_;
+  const bool expect_alloc_counters_;
+  uint64_t loop_finishes_at_last_verdict_ = 0;
+  std::map<std::string, bool> intercepted_by_instance_;
+  bool any_error_ = false;
+};
+
+class HarnessReporter final : public benchmark::BenchmarkReporter {
+ public:
+  // `inner` is not owned (the library owns its default display reporter).
+  HarnessReporter(benchmark::BenchmarkReporter* inner, RunAuditor& auditor)
+      : inner_(inner), auditor_(auditor) {}
+
+  // Takes ownership of `inner`.
+  HarnessReporter(std::unique_ptr<benchmark::BenchmarkReporter> inner, RunAuditor& auditor)
+      : owned_inner_(std::move(inner)), inner_(owned_inner_.get()), auditor_(auditor) {}
+
+  bool ReportContext(const Context& context) override;
+  void ReportRuns(const std::vector<Run>& runs) override;
+  void Finalize() override;
+
+ private:
+  std::unique_ptr<benchmark::BenchmarkReporter> owned_inner_;
+  benchmark::BenchmarkReporter* inner_;
+  RunAuditor& auditor_;
+};
+
+// The reporter --benchmark_out_format asks for, as 1.7.1 builds it for files.
+std::unique_ptr<benchmark::BenchmarkReporter> MakeFileReporter(const std::string& format);
+
+}  // namespace benchprof::session
+
+#endif  // BENCHPROF_SESSION_HARNESS_REPORTER_H_

@@ -1,0 +1,144 @@
+// main() of every benchprof benchmark binary, and benchprof::Main().
+//
+// Order of work, so that every mistake is reported before a benchmark runs:
+//   1. --help, then every Google Benchmark flag is validated (one line, exit 2)
+//   2. benchmark::Initialize() consumes the library's flags
+//   3. the harness flags are parsed from what is left (unknown flag: exit 2)
+//   4. output paths are created as temporary files (unwritable: exit 2)
+//   5. self-test of the timed-loop interception (when a figure depends on it)
+//   6. one RunSpecifiedBenchmarks() call, then output files move into place.
+#include "benchprof/main.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/benchmark_flags.h"
+#include "cli/flag_values.h"
+#include "cli/harness_flags.h"
+#include "cli/help.h"
+#include "collect/alloc_counter.h"
+#include "common/atomic_file.h"
+#include "session/harness_reporter.h"
+#include "session/loop_hooks.h"
+#include "session/timed_loop.h"
+
+// Defined by the library (benchmark.cc); not in its public header.
+namespace benchmark {
+extern std::string FLAGS_benchmark_out;
+extern std::string FLAGS_benchmark_out_format;
+extern bool FLAGS_benchmark_list_tests;
+}  // namespace benchmark
+
+namespace benchprof {
+namespace {
+
+std::string ProgramName(const char* argv0) {
+  const std::string path = argv0 != nullptr ? argv0 : "bench";
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+int Fail(const std::string& program, const std::string& message, int exit_code) {
+  std::fprintf(stderr, "%s: %s\n", program.c_str(), message.c_str());
+  return exit_code;
+}
+
+// Checks that the interception every requested figure depends on is live.
+Status SelfTest(const cli::Options& options) {
+  if (!options.benchmem) return Status();
+  if (!collect::kAllocHooksEnabled) {
+    return Status::Error(
+        "--benchmem: this build does not count allocations (configured with "
+        "BENCHPROF_ALLOC_HOOKS=OFF, as sanitizer builds are)");
+  }
+  if (!session::LoopHooksAreLinked()) {
+    return Status::Error(
+        "self-test failed: this executable was not linked with benchprof::main's --wrap "
+        "options, so timed loops cannot be observed; refusing to report allocation figures");
+  }
+  return Status();
+}
+
+}  // namespace
+
+int Main(int argc, char** argv) {
+  const std::string program = ProgramName(argc > 0 ? argv[0] : nullptr);
+
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) args.push_back(cli::NormalizeDashes(argv[i]));
+  for (const std::string& arg : args) {
+    if (cli::IsHelpFlag(arg)) {
+      cli::PrintHelp();
+      return kExitOk;
+    }
+  }
+  for (const std::string& arg : args) {
+    if (!cli::IsBenchmarkFlag(arg)) continue;
+    if (Status valid = cli::ValidateBenchmarkFlag(arg); !valid.ok()) {
+      return Fail(program, valid.message(), kExitUsage);
+    }
+  }
+
+  std::vector<char*> library_argv = {argc > 0 ? argv[0] : nullptr};
+  for (std::string& arg : args) library_argv.push_back(arg.data());
+  library_argv.push_back(nullptr);
+  int library_argc = static_cast<int>(library_argv.size()) - 1;
+  benchmark::Initialize(&library_argc, library_argv.data(), &cli::PrintHelp);
+
+  const std::vector<std::string> rest(library_argv.begin() + 1,
+                                      library_argv.begin() + library_argc);
+  StatusOr<cli::Options> options = cli::ParseHarnessFlags(rest);
+  if (!options.ok()) return Fail(program, options.status().message(), kExitUsage);
+
+  // The library would truncate --benchmark_out and fill it as benchmarks
+  // finish; it writes a temporary file instead, moved into place at the end.
+  std::optional<AtomicFile> result_file;
+  if (!benchmark::FLAGS_benchmark_out.empty()) {
+    StatusOr<AtomicFile> created = AtomicFile::Create(benchmark::FLAGS_benchmark_out);
+    if (!created.ok()) {
+      return Fail(program, "--benchmark_out: " + created.status().message(), kExitUsage);
+    }
+    result_file.emplace(std::move(created).value());
+    benchmark::FLAGS_benchmark_out = result_file->temp_path();
+  }
+
+  if (Status tested = SelfTest(*options); !tested.ok()) {
+    return Fail(program, tested.message(), kExitHarnessFailure);
+  }
+
+  session::ConfigureTimedLoop({.publish_alloc_counters = options->benchmem});
+  benchmark::AddCustomContext("benchprof_version", BENCHPROF_VERSION);
+  benchmark::AddCustomContext("benchprof_benchmem", options->benchmem ? "true" : "false");
+
+  session::RunAuditor auditor(/*requires_interception=*/options->benchmem,
+                              /*expect_alloc_counters=*/options->benchmem);
+  session::HarnessReporter display(benchmark::CreateDefaultDisplayReporter(), auditor);
+  std::unique_ptr<session::HarnessReporter> file;
+  if (result_file) {
+    file = std::make_unique<session::HarnessReporter>(
+        session::MakeFileReporter(benchmark::FLAGS_benchmark_out_format), auditor);
+  }
+  // The library allows exactly one call per process.
+  const size_t matched = benchmark::RunSpecifiedBenchmarks(&display, file.get());
+  benchmark::Shutdown();
+
+  // The library has said which filter matched nothing.
+  if (matched == 0) return kExitNoBenchmarkMatched;
+  if (result_file && !benchmark::FLAGS_benchmark_list_tests) {
+    if (Status written = result_file->Commit(); !written.ok()) {
+      return Fail(program, "--benchmark_out: " + written.message(), kExitHarnessFailure);
+    }
+  }
+  return auditor.any_error() ? kExitBenchmarkError : kExitOk;
+}
+
+}  // namespace benchprof
+
+// Weak, so that a program with its own main() can link benchprof::main and
+// call benchprof::Main() itself.
+__attribute__((weak)) int main(int argc, char** argv) { return benchprof::Main(argc, argv); }

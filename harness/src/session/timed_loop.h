@@ -1,0 +1,62 @@
+// Timed loop: what the harness does when a benchmark's `for (auto _ : state)`
+// loop starts, pauses, resumes and finishes.
+//
+// loop_hooks.cc intercepts Google Benchmark 1.7.1's out-of-line
+// State::StartKeepRunning / FinishKeepRunning / PauseTiming / ResumeTiming
+// (linker --wrap) and calls the functions below around the library's own.
+// They run on every benchmark thread: thread 0 is the main thread, threads
+// 1..n-1 of a `->Threads(n)` run are fresh threads. The library's start and
+// finish barriers order thread 0's work before and after all other threads'.
+//
+// Per run, thread 0 takes the allocation totals before the start barrier and
+// after the finish barrier, when no runner is timing, and publishes their
+// difference as the counters `allocs/op` and `B/op` (other threads publish 0,
+// so every thread's State has the same counter set; the library sums them and
+// divides by the run's total iterations).
+//
+// Thread-safety: the hook functions are thread-safe; Configure() must be
+// called before benchmarks run.
+#ifndef BENCHPROF_SESSION_TIMED_LOOP_H_
+#define BENCHPROF_SESSION_TIMED_LOOP_H_
+
+#include <cstdint>
+
+namespace benchmark {
+class State;
+}
+
+namespace benchprof::session {
+
+// Names of the counters every benchmark gets under --benchmem.
+inline constexpr char kAllocsPerOpCounter[] = "allocs/op";
+inline constexpr char kBytesPerOpCounter[] = "B/op";
+
+struct TimedLoopSettings {
+  // Publish allocs/op and B/op on every run.
+  bool publish_alloc_counters = false;
+};
+
+// Sets what the hooks do. Call before RunSpecifiedBenchmarks.
+void ConfigureTimedLoop(const TimedLoopSettings& settings);
+
+// How often each hook has fired in this process.
+struct HookCounts {
+  uint64_t loop_starts = 0;
+  uint64_t loop_finishes = 0;
+  uint64_t pauses = 0;
+  uint64_t resumes = 0;
+};
+HookCounts GetHookCounts();
+
+// Hook bodies; see the file comment. `Before*` run before the library's
+// function, `After*` after it.
+void BeforeLoopStart(benchmark::State& state);
+void AfterLoopStart(benchmark::State& state);
+void BeforeLoopFinish(benchmark::State& state);
+void AfterLoopFinish(benchmark::State& state);
+void BeforePause(benchmark::State& state);
+void AfterResume(benchmark::State& state);
+
+}  // namespace benchprof::session
+
+#endif  // BENCHPROF_SESSION_TIMED_LOOP_H_

@@ -1,0 +1,185 @@
+// The command line of a benchprof binary as a user meets it: every mistake is
+// one line on stderr and a documented exit code, before any benchmark runs;
+// output files appear whole or not at all.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "common/json_value.h"
+#include "support/subprocess.h"
+
+namespace benchprof {
+namespace {
+
+using testing::FileExists;
+using testing::ListDirectory;
+using testing::ProcessResult;
+using testing::ReadFile;
+using testing::RunProcess;
+using testing::TempDir;
+
+ProcessResult Bench(std::vector<std::string> args) {
+  args.insert(args.begin(), BENCH_PATH);
+  return RunProcess(args);
+}
+
+size_t LineCount(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+
+struct UsageCase {
+  std::vector<std::string> args;
+  std::string message;  // expected on the single stderr line
+};
+
+class UsageErrorTest : public ::testing::TestWithParam<UsageCase> {};
+
+TEST_P(UsageErrorTest, OneLineAndExitCode2BeforeAnyBenchmarkRuns) {
+  const UsageCase& c = GetParam();
+  const ProcessResult result = Bench(c.args);
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(LineCount(result.stderr_text), 1u) << result.stderr_text;
+  EXPECT_EQ(result.stderr_text.rfind("bench: ", 0), 0u) << result.stderr_text;
+  EXPECT_NE(result.stderr_text.find(c.message), std::string::npos) << result.stderr_text;
+  EXPECT_EQ(result.stdout_text, "");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Flags, UsageErrorTest,
+    ::testing::Values(
+        // Flags of features not built yet are unknown, not ignored.
+        UsageCase{{"--cpuprofile=cpu.pprof"}, "unknown flag --cpuprofile=cpu.pprof"},
+        UsageCase{{"--memprofile=mem.pprof"}, "unknown flag --memprofile=mem.pprof"},
+        UsageCase{{"--memprofilerate=1"}, "unknown flag --memprofilerate=1"},
+        UsageCase{{"--trace=t.json"}, "unknown flag --trace=t.json"},
+        UsageCase{{"-cpuprofile", "cpu.pprof"}, "unknown flag --cpuprofile"},
+        UsageCase{{"--benchmark_bogus=1"}, "unknown flag --benchmark_bogus=1"},
+        UsageCase{{"stray"}, "unexpected argument 'stray'"},
+        UsageCase{{"--benchmem=maybe"}, "--benchmem=maybe: expected true or false"},
+        UsageCase{{"--benchmark_repetitions=abc"},
+                  "--benchmark_repetitions=abc: expected an integer from 1"},
+        UsageCase{{"--benchmark_repetitions=0"}, "--benchmark_repetitions=0: expected"},
+        UsageCase{{"--benchmark_repetitions="}, "--benchmark_repetitions=: expected"},
+        UsageCase{{"--benchmark_min_time=0.5s"}, "plain number"},
+        UsageCase{{"--benchmark_min_time=-1"}, "non-negative number of seconds"},
+        UsageCase{{"--benchmark_format=xml"}, "expected one of console, json, csv"},
+        UsageCase{{"--benchmark_out_format=yaml"}, "expected one of console, json, csv"},
+        UsageCase{{"--benchmark_time_unit=ps"}, "expected one of ns, us, ms, s"},
+        UsageCase{{"--benchmark_list_tests=banana"}, "expected true or false"},
+        UsageCase{{"--benchmark_color=purple"}, "expected auto, true or false"},
+        UsageCase{{"--benchmark_context=novalue"}, "expected key=value pairs"},
+        UsageCase{{"--benchmark_filter=("}, "invalid regular expression"},
+        UsageCase{{"--benchmark_filter", "Alg"}, "--benchmark_filter: needs a value"},
+        UsageCase{{"--v=loud"}, "--v=loud: expected a 32-bit integer"},
+        UsageCase{{"--benchmark_out=/nonexistent-dir/out.json"},
+                  "directory /nonexistent-dir does not exist"},
+        UsageCase{{"--benchmark_out=/"}, "is a directory"}));
+
+TEST(CliTest, HelpListsBothFlagSetsAndExitCodes) {
+  for (const char* spelling : {"--help", "-help", "-h"}) {
+    SCOPED_TRACE(spelling);
+    const ProcessResult result = Bench({spelling});
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_NE(result.stdout_text.find("--benchmark_filter"), std::string::npos);
+    EXPECT_NE(result.stdout_text.find("--benchmem "), std::string::npos);
+    EXPECT_NE(result.stdout_text.find("B/op counts requested bytes"), std::string::npos);
+    EXPECT_NE(result.stdout_text.find("Exit codes: 0 success"), std::string::npos);
+  }
+}
+
+TEST(CliTest, HelpWinsOverOtherFlags) {
+  const ProcessResult result = Bench({"--benchmark_format=xml", "--help"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.stdout_text.find("benchprof flags"), std::string::npos);
+}
+
+TEST(CliTest, FilterMatchingNothingExits3) {
+  const ProcessResult result = Bench({"--benchmark_filter=NoSuchBenchmark"});
+  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_NE(result.stderr_text.find("NoSuchBenchmark"), std::string::npos) << result.stderr_text;
+}
+
+TEST(CliTest, ListTestsPrintsExactlyTheFilteredNames) {
+  const ProcessResult result = Bench({"--benchmark_list_tests", "--benchmark_filter=Alg"});
+  EXPECT_EQ(result.exit_code, 0) << result.stderr_text;
+  EXPECT_EQ(result.stdout_text, "BM_AlgorithmOne\nBM_AlgorithmTwo\n");
+}
+
+TEST(CliTest, GoSpellingsAreAccepted) {
+  const ProcessResult result = Bench({"-benchmem", "-benchmark_filter=AlgorithmTwo",
+                                      "-benchmark_format=json", "-benchmark_min_time=0.01"});
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  StatusOr<json::Value> doc = json::Parse(result.stdout_text);
+  ASSERT_TRUE(doc.ok()) << doc.status().message();
+  const auto& rows = doc->Find("benchmarks")->as_array();
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].Find("name")->as_string(), "BM_AlgorithmTwo");
+  if (ALLOC_HOOKS_ENABLED) {
+    EXPECT_NE(rows[0].Find("allocs/op"), nullptr);
+  }
+}
+
+TEST(CliTest, DebugBuildWarningOfTheDistributionLibraryIsDropped) {
+  const ProcessResult result = Bench({"--benchmark_filter=AlgorithmTwo",
+                                      "--benchmark_min_time=0.01"});
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  EXPECT_EQ(result.stderr_text.find("Library was built as DEBUG"), std::string::npos);
+  EXPECT_NE(result.stdout_text.find("BM_AlgorithmTwo"), std::string::npos);
+}
+
+TEST(CliTest, BenchmarkOutIsWrittenWholeWithNoTemporaryLeft) {
+  TempDir dir;
+  const std::string out = dir.File("result.json");
+  const ProcessResult result = Bench({"--benchmark_filter=Alg", "--benchmark_min_time=0.01",
+                                      "--benchmark_out=" + out});
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  StatusOr<json::Value> doc = json::Parse(ReadFile(out));
+  ASSERT_TRUE(doc.ok()) << doc.status().message();
+  EXPECT_EQ(doc->Find("benchmarks")->as_array().size(), 2u);
+  EXPECT_EQ(ListDirectory(dir.path()), std::vector<std::string>{"result.json"});
+}
+
+TEST(CliTest, BenchmarkOutFormatCsvIsHonoured) {
+  TempDir dir;
+  const std::string out = dir.File("result.csv");
+  const ProcessResult result =
+      Bench({"--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.01",
+             "--benchmark_out=" + out, "--benchmark_out_format=csv"});
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  // As 1.7.1 writes CSV files: the context banner, then the table.
+  EXPECT_NE(ReadFile(out).find("\nname,iterations,real_time,cpu_time"), std::string::npos)
+      << ReadFile(out);
+  EXPECT_NE(ReadFile(out).find("\n\"BM_AlgorithmTwo\","), std::string::npos) << ReadFile(out);
+}
+
+TEST(CliTest, NothingIsLeftBehindWhenNoBenchmarkRuns) {
+  TempDir dir;
+  const std::string out = dir.File("result.json");
+  EXPECT_EQ(Bench({"--benchmark_filter=NoSuchBenchmark", "--benchmark_out=" + out}).exit_code, 3);
+  EXPECT_EQ(Bench({"--benchmark_list_tests", "--benchmark_out=" + out}).exit_code, 0);
+  EXPECT_EQ(Bench({"--benchmark_out=" + out, "--no_such_flag"}).exit_code, 2);
+  EXPECT_TRUE(ListDirectory(dir.path()).empty());
+}
+
+TEST(CliTest, ExistingResultIsReplacedOnlyOnSuccess) {
+  TempDir dir;
+  const std::string out = dir.File("result.json");
+  {
+    const ProcessResult first = Bench({"--benchmark_filter=AlgorithmTwo",
+                                       "--benchmark_min_time=0.01", "--benchmark_out=" + out});
+    ASSERT_EQ(first.exit_code, 0) << first.stderr_text;
+  }
+  const std::string before = ReadFile(out);
+  EXPECT_EQ(Bench({"--benchmark_filter=NoSuchBenchmark", "--benchmark_out=" + out}).exit_code, 3);
+  EXPECT_EQ(ReadFile(out), before);
+}
+
+TEST(CliTest, BenchmarkErrorExits1) {
+  const ProcessResult result =
+      RunProcess({ALLOC_FIXTURE_BENCH_PATH, "--benchmark_filter=BM_ReportsError"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.stdout_text.find("deliberate failure"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchprof

@@ -106,8 +106,10 @@ TEST(CliTest, ListTestsPrintsExactlyTheFilteredNames) {
 }
 
 TEST(CliTest, GoSpellingsAreAccepted) {
-  const ProcessResult result = Bench({"-benchmem", "-benchmark_filter=AlgorithmTwo",
-                                      "-benchmark_format=json", "-benchmark_min_time=0.01"});
+  std::vector<std::string> args = {"-benchmark_filter=AlgorithmTwo", "-benchmark_format=json",
+                                   "-benchmark_min_time=0.01"};
+  if (ALLOC_HOOKS_ENABLED) args.push_back("-benchmem");
+  const ProcessResult result = Bench(args);
   ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
   StatusOr<json::Value> doc = json::Parse(result.stdout_text);
   ASSERT_TRUE(doc.ok()) << doc.status().message();
@@ -172,6 +174,13 @@ TEST(CliTest, ExistingResultIsReplacedOnlyOnSuccess) {
   const std::string before = ReadFile(out);
   EXPECT_EQ(Bench({"--benchmark_filter=NoSuchBenchmark", "--benchmark_out=" + out}).exit_code, 3);
   EXPECT_EQ(ReadFile(out), before);
+}
+
+TEST(CliTest, BenchmemIsRefusedWhereAllocationsCannotBeCounted) {
+  if (ALLOC_HOOKS_ENABLED) GTEST_SKIP() << "this build counts allocations";
+  const ProcessResult result = Bench({"--benchmem"});
+  EXPECT_EQ(result.exit_code, 4);
+  EXPECT_NE(result.stderr_text.find("does not count allocations"), std::string::npos);
 }
 
 TEST(CliTest, BenchmarkErrorExits1) {

@@ -127,6 +127,41 @@ const Value& Field(const Value& object, std::string_view key) {
   return v != nullptr ? *v : *kMissing;
 }
 
+// Typed views for assertions. Unlike the accessors they check the kind and
+// fail the test instead of tripping the accessors' debug assertion, so that a
+// parser bug shows up as failed expectations rather than aborting the binary.
+std::string StringOf(const Value& v) {
+  if (v.is_string()) return v.as_string();
+  ADD_FAILURE() << "expected a string, got " << Serialize(v);
+  return "<not a string>";
+}
+
+double NumberOf(const Value& v) {
+  if (v.is_number()) return v.as_number();
+  ADD_FAILURE() << "expected a number, got " << Serialize(v);
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+bool BoolOf(const Value& v) {
+  if (v.is_bool()) return v.as_bool();
+  ADD_FAILURE() << "expected a bool, got " << Serialize(v);
+  return false;
+}
+
+const Value::Array& ArrayOf(const Value& v) {
+  static const Value::Array* const kEmpty = new Value::Array();
+  if (v.is_array()) return v.as_array();
+  ADD_FAILURE() << "expected an array, got " << Serialize(v);
+  return *kEmpty;
+}
+
+const Value::Members& MembersOf(const Value& v) {
+  static const Value::Members* const kEmpty = new Value::Members();
+  if (v.is_object()) return v.members();
+  ADD_FAILURE() << "expected an object, got " << Serialize(v);
+  return *kEmpty;
+}
+
 // The "line L, column C" of byte offset `offset` in `text`, computed the
 // obvious way, independently of the parser.
 std::string Position(std::string_view text, std::size_t offset) {
@@ -146,82 +181,82 @@ std::string Position(std::string_view text, std::size_t offset) {
 TEST(JsonParseTest, GoogleBenchmarkDocument) {
   const Value doc = MustParse(kBenchmarkJson);
   ASSERT_TRUE(doc.is_object());
-  ASSERT_EQ(doc.members().size(), 2u);
-  EXPECT_EQ(doc.members()[0].first, "context");
-  EXPECT_EQ(doc.members()[1].first, "benchmarks");
+  ASSERT_EQ(MembersOf(doc).size(), 2u);
+  EXPECT_EQ(MembersOf(doc)[0].first, "context");
+  EXPECT_EQ(MembersOf(doc)[1].first, "benchmarks");
 
   const Value& context = Field(doc, "context");
-  EXPECT_EQ(Field(context, "date").as_string(), "2026-11-22T09:33:10+00:00");
-  EXPECT_EQ(Field(context, "host_name").as_string(), "vm");
-  EXPECT_EQ(Field(context, "num_cpus").as_number(), 2);
-  EXPECT_EQ(Field(context, "mhz_per_cpu").as_number(), 2596);
+  EXPECT_EQ(StringOf(Field(context, "date")), "2026-11-22T09:33:10+00:00");
+  EXPECT_EQ(StringOf(Field(context, "host_name")), "vm");
+  EXPECT_EQ(NumberOf(Field(context, "num_cpus")), 2);
+  EXPECT_EQ(NumberOf(Field(context, "mhz_per_cpu")), 2596);
   EXPECT_TRUE(Field(context, "cpu_scaling_enabled").is_bool());
-  EXPECT_FALSE(Field(context, "cpu_scaling_enabled").as_bool());
-  EXPECT_EQ(Field(context, "library_build_type").as_string(), "debug");
-  const Value::Array& caches = Field(context, "caches").as_array();
+  EXPECT_FALSE(BoolOf(Field(context, "cpu_scaling_enabled")));
+  EXPECT_EQ(StringOf(Field(context, "library_build_type")), "debug");
+  const Value::Array& caches = ArrayOf(Field(context, "caches"));
   ASSERT_EQ(caches.size(), 2u);
-  EXPECT_EQ(Field(caches[0], "type").as_string(), "Data");
-  EXPECT_EQ(Field(caches[0], "size").as_number(), 49152);
-  EXPECT_EQ(Field(caches[1], "type").as_string(), "Unified");
-  EXPECT_EQ(Field(caches[1], "level").as_number(), 2);
-  EXPECT_EQ(Field(caches[1], "size").as_number(), 1310720);
-  const Value::Array& load_avg = Field(context, "load_avg").as_array();
+  EXPECT_EQ(StringOf(Field(caches[0], "type")), "Data");
+  EXPECT_EQ(NumberOf(Field(caches[0], "size")), 49152);
+  EXPECT_EQ(StringOf(Field(caches[1], "type")), "Unified");
+  EXPECT_EQ(NumberOf(Field(caches[1], "level")), 2);
+  EXPECT_EQ(NumberOf(Field(caches[1], "size")), 1310720);
+  const Value::Array& load_avg = ArrayOf(Field(context, "load_avg"));
   ASSERT_EQ(load_avg.size(), 3u);
-  EXPECT_EQ(load_avg[0].as_number(), 1.00586);
-  EXPECT_EQ(load_avg[1].as_number(), 0.360352);
-  EXPECT_EQ(load_avg[2].as_number(), 0.129395);
+  EXPECT_EQ(NumberOf(load_avg[0]), 1.00586);
+  EXPECT_EQ(NumberOf(load_avg[1]), 0.360352);
+  EXPECT_EQ(NumberOf(load_avg[2]), 0.129395);
 
-  const Value::Array& rows = Field(doc, "benchmarks").as_array();
+  const Value::Array& rows = ArrayOf(Field(doc, "benchmarks"));
   ASSERT_EQ(rows.size(), 3u);
   const Value& first = rows[0];
-  EXPECT_EQ(Field(first, "name").as_string(), "BM_Vec/8");
-  EXPECT_EQ(Field(first, "run_name").as_string(), "BM_Vec/8");
-  EXPECT_EQ(Field(first, "run_type").as_string(), "iteration");
-  EXPECT_EQ(Field(first, "repetitions").as_number(), 2);
-  EXPECT_EQ(Field(first, "repetition_index").as_number(), 0);
-  EXPECT_EQ(Field(first, "threads").as_number(), 1);
-  EXPECT_EQ(Field(first, "iterations").as_number(), 1565301);
-  EXPECT_EQ(Field(first, "real_time").as_number(), 29.600335654297925);
-  EXPECT_EQ(Field(first, "cpu_time").as_number(), 18.029199495815824);
-  EXPECT_EQ(Field(first, "time_unit").as_string(), "ns");
-  EXPECT_EQ(Field(first, "B/op").as_number(), 8);
-  EXPECT_EQ(Field(first, "allocs/op").as_number(), 1);
+  EXPECT_EQ(StringOf(Field(first, "name")), "BM_Vec/8");
+  EXPECT_EQ(StringOf(Field(first, "run_name")), "BM_Vec/8");
+  EXPECT_EQ(StringOf(Field(first, "run_type")), "iteration");
+  EXPECT_EQ(NumberOf(Field(first, "repetitions")), 2);
+  EXPECT_EQ(NumberOf(Field(first, "repetition_index")), 0);
+  EXPECT_EQ(NumberOf(Field(first, "threads")), 1);
+  EXPECT_EQ(NumberOf(Field(first, "iterations")), 1565301);
+  EXPECT_EQ(NumberOf(Field(first, "real_time")), 29.600335654297925);
+  EXPECT_EQ(NumberOf(Field(first, "cpu_time")), 18.029199495815824);
+  EXPECT_EQ(StringOf(Field(first, "time_unit")), "ns");
+  EXPECT_EQ(NumberOf(Field(first, "B/op")), 8);
+  EXPECT_EQ(NumberOf(Field(first, "allocs/op")), 1);
   // Members keep the order Google Benchmark wrote them in.
-  ASSERT_EQ(first.members().size(), 14u);
-  EXPECT_EQ(first.members()[9].first, "real_time");
-  EXPECT_EQ(first.members()[13].first, "allocs/op");
+  ASSERT_EQ(MembersOf(first).size(), 14u);
+  EXPECT_EQ(MembersOf(first)[9].first, "real_time");
+  EXPECT_EQ(MembersOf(first)[13].first, "allocs/op");
 
-  EXPECT_EQ(Field(rows[1], "repetition_index").as_number(), 1);
-  EXPECT_EQ(Field(rows[1], "real_time").as_number(), 16.841958192086505);
+  EXPECT_EQ(NumberOf(Field(rows[1], "repetition_index")), 1);
+  EXPECT_EQ(NumberOf(Field(rows[1], "real_time")), 16.841958192086505);
 
   const Value& cv = rows[2];
-  EXPECT_EQ(Field(cv, "name").as_string(), "BM_NoAlloc_cv");
-  EXPECT_EQ(Field(cv, "run_type").as_string(), "aggregate");
-  EXPECT_EQ(Field(cv, "aggregate_name").as_string(), "cv");
+  EXPECT_EQ(StringOf(Field(cv, "name")), "BM_NoAlloc_cv");
+  EXPECT_EQ(StringOf(Field(cv, "run_type")), "aggregate");
+  EXPECT_EQ(StringOf(Field(cv, "aggregate_name")), "cv");
   EXPECT_EQ(cv.Find("repetition_index"), nullptr);
-  EXPECT_EQ(Field(cv, "cpu_time").as_number(), 9.0818404837509931e-03);
+  EXPECT_EQ(NumberOf(Field(cv, "cpu_time")), 9.0818404837509931e-03);
   ASSERT_TRUE(Field(cv, "allocs/op").is_number());
-  EXPECT_TRUE(std::isnan(Field(cv, "allocs/op").as_number()));
-  EXPECT_TRUE(std::isnan(Field(cv, "B/op").as_number()));
+  EXPECT_TRUE(std::isnan(NumberOf(Field(cv, "allocs/op"))));
+  EXPECT_TRUE(std::isnan(NumberOf(Field(cv, "B/op"))));
 }
 
 TEST(JsonParseTest, Literals) {
   EXPECT_TRUE(MustParse("null").is_null());
-  EXPECT_TRUE(MustParse("true").as_bool());
-  EXPECT_FALSE(MustParse("false").as_bool());
+  EXPECT_TRUE(BoolOf(MustParse("true")));
+  EXPECT_FALSE(BoolOf(MustParse("false")));
   EXPECT_TRUE(MustParse("false").is_bool());
-  EXPECT_EQ(MustParse(" \t\r\n \"x\" \n\t").as_string(), "x");
+  EXPECT_EQ(StringOf(MustParse(" \t\r\n \"x\" \n\t")), "x");
 }
 
 TEST(JsonParseTest, NaNAndInfinityExtensions) {
-  EXPECT_TRUE(std::isnan(MustParse("NaN").as_number()));
-  EXPECT_EQ(MustParse("Infinity").as_number(), std::numeric_limits<double>::infinity());
-  EXPECT_EQ(MustParse("-Infinity").as_number(), -std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isnan(NumberOf(MustParse("NaN"))));
+  EXPECT_EQ(NumberOf(MustParse("Infinity")), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(NumberOf(MustParse("-Infinity")), -std::numeric_limits<double>::infinity());
   const Value array = MustParse("[NaN,Infinity,-Infinity]");
-  ASSERT_EQ(array.as_array().size(), 3u);
-  EXPECT_TRUE(std::isnan(array.as_array()[0].as_number()));
-  EXPECT_TRUE(std::isinf(array.as_array()[1].as_number()));
-  EXPECT_LT(array.as_array()[2].as_number(), 0);
+  ASSERT_EQ(ArrayOf(array).size(), 3u);
+  EXPECT_TRUE(std::isnan(NumberOf(ArrayOf(array)[0])));
+  EXPECT_TRUE(std::isinf(NumberOf(ArrayOf(array)[1])));
+  EXPECT_LT(NumberOf(ArrayOf(array)[2]), 0);
 
   // Only the exact spellings Google Benchmark writes.
   EXPECT_EQ(ParseError("nan"), "line 1, column 1: invalid literal");
@@ -234,29 +269,29 @@ TEST(JsonParseTest, NaNAndInfinityExtensions) {
 }
 
 TEST(JsonParseTest, SimpleEscapes) {
-  EXPECT_EQ(MustParse(R"("\"\\\/\b\f\n\r\t")").as_string(), "\"\\/\b\f\n\r\t");
-  EXPECT_EQ(MustParse(R"("a\nb")").as_string(), "a\nb");
+  EXPECT_EQ(StringOf(MustParse(R"("\"\\\/\b\f\n\r\t")")), "\"\\/\b\f\n\r\t");
+  EXPECT_EQ(StringOf(MustParse(R"("a\nb")")), "a\nb");
 }
 
 TEST(JsonParseTest, UnicodeEscapes) {
-  EXPECT_EQ(MustParse(R"("\u0041")").as_string(), "A");
-  EXPECT_EQ(MustParse(R"("\u00e9\u00E9")").as_string(), "\xC3\xA9\xC3\xA9");
-  EXPECT_EQ(MustParse(R"("\u20AC")").as_string(), "\xE2\x82\xAC");
-  EXPECT_EQ(MustParse(R"("\uFFFF")").as_string(), "\xEF\xBF\xBF");
+  EXPECT_EQ(StringOf(MustParse(R"("\u0041")")), "A");
+  EXPECT_EQ(StringOf(MustParse(R"("\u00e9\u00E9")")), "\xC3\xA9\xC3\xA9");
+  EXPECT_EQ(StringOf(MustParse(R"("\u20AC")")), "\xE2\x82\xAC");
+  EXPECT_EQ(StringOf(MustParse(R"("\uFFFF")")), "\xEF\xBF\xBF");
   // U+1F600 is the pair D83D DE00 and four bytes of UTF-8.
-  EXPECT_EQ(MustParse(R"("\uD83D\uDE00")").as_string(), "\xF0\x9F\x98\x80");
-  EXPECT_EQ(MustParse(R"("\ud83d\ude00")").as_string(), "\xF0\x9F\x98\x80");
+  EXPECT_EQ(StringOf(MustParse(R"("\uD83D\uDE00")")), "\xF0\x9F\x98\x80");
+  EXPECT_EQ(StringOf(MustParse(R"("\ud83d\ude00")")), "\xF0\x9F\x98\x80");
   // U+10FFFF, the last code point: DBFF DFFF.
-  EXPECT_EQ(MustParse(R"("x\uDBFF\uDFFFy")").as_string(), "x\xF4\x8F\xBF\xBFy");
+  EXPECT_EQ(StringOf(MustParse(R"("x\uDBFF\uDFFFy")")), "x\xF4\x8F\xBF\xBFy");
   // An escaped NUL is legal JSON and survives as a byte of the string.
-  EXPECT_EQ(MustParse(R"("a\u0000b")").as_string(), std::string("a\0b", 3));
+  EXPECT_EQ(StringOf(MustParse(R"("a\u0000b")")), std::string("a\0b", 3));
 }
 
 TEST(JsonParseTest, RawUtf8AndInvalidUtf8PassThrough) {
-  EXPECT_EQ(MustParse("\"caf\xC3\xA9 \xF0\x9F\x98\x80\"").as_string(),
+  EXPECT_EQ(StringOf(MustParse("\"caf\xC3\xA9 \xF0\x9F\x98\x80\"")),
             "caf\xC3\xA9 \xF0\x9F\x98\x80");
-  EXPECT_EQ(MustParse("\"\xFF\xFE\x80\"").as_string(), "\xFF\xFE\x80");
-  EXPECT_EQ(MustParse("\"\x7F\"").as_string(), "\x7F");
+  EXPECT_EQ(StringOf(MustParse("\"\xFF\xFE\x80\"")), "\xFF\xFE\x80");
+  EXPECT_EQ(StringOf(MustParse("\"\x7F\"")), "\x7F");
 }
 
 TEST(JsonParseTest, EscapeErrors) {
@@ -264,8 +299,7 @@ TEST(JsonParseTest, EscapeErrors) {
   EXPECT_EQ(ParseError(R"("\U0041")"), "line 1, column 2: invalid escape");
   EXPECT_EQ(ParseError(R"("\u00G1")"), "line 1, column 2: invalid escape");
   EXPECT_EQ(ParseError(R"("\u12")"), "line 1, column 2: invalid escape");
-  EXPECT_EQ(ParseError(R"(["ok", "\uD800"])"),
-            "line 1, column 9: invalid escape (lone surrogate)");
+  EXPECT_EQ(ParseError(R"(["ok", "\uD800"])"), "line 1, column 9: invalid escape (lone surrogate)");
   EXPECT_EQ(ParseError(R"("\uDE00")"), "line 1, column 2: invalid escape (lone surrogate)");
   EXPECT_EQ(ParseError(R"("\uD800x")"), "line 1, column 2: invalid escape (lone surrogate)");
   EXPECT_EQ(ParseError(R"("\uD800\n")"), "line 1, column 2: invalid escape (lone surrogate)");
@@ -329,25 +363,25 @@ TEST(JsonParseTest, NulBytesAreErrors) {
 
 TEST(JsonParseTest, Numbers) {
   const Value minus_zero = MustParse("-0");
-  EXPECT_EQ(minus_zero.as_number(), 0);
-  EXPECT_TRUE(std::signbit(minus_zero.as_number()));
-  EXPECT_FALSE(std::signbit(MustParse("0").as_number()));
-  EXPECT_EQ(MustParse("1e308").as_number(), 1e308);
-  EXPECT_EQ(MustParse("-1E+308").as_number(), -1e308);
-  EXPECT_EQ(MustParse("1e-308").as_number(), 1e-308);
-  EXPECT_EQ(MustParse("4.9406564584124654e-324").as_number(),
+  EXPECT_EQ(NumberOf(minus_zero), 0);
+  EXPECT_TRUE(std::signbit(NumberOf(minus_zero)));
+  EXPECT_FALSE(std::signbit(NumberOf(MustParse("0"))));
+  EXPECT_EQ(NumberOf(MustParse("1e308")), 1e308);
+  EXPECT_EQ(NumberOf(MustParse("-1E+308")), -1e308);
+  EXPECT_EQ(NumberOf(MustParse("1e-308")), 1e-308);
+  EXPECT_EQ(NumberOf(MustParse("4.9406564584124654e-324")),
             std::numeric_limits<double>::denorm_min());
-  EXPECT_EQ(MustParse("1.7976931348623157e308").as_number(), std::numeric_limits<double>::max());
-  EXPECT_EQ(MustParse("0.1").as_number(), 0.1);
-  EXPECT_EQ(MustParse("-2.5e-3").as_number(), -0.0025);
-  EXPECT_EQ(MustParse("12e2").as_number(), 1200);
-  EXPECT_EQ(MustParse("0e0").as_number(), 0);
+  EXPECT_EQ(NumberOf(MustParse("1.7976931348623157e308")), std::numeric_limits<double>::max());
+  EXPECT_EQ(NumberOf(MustParse("0.1")), 0.1);
+  EXPECT_EQ(NumberOf(MustParse("-2.5e-3")), -0.0025);
+  EXPECT_EQ(NumberOf(MustParse("12e2")), 1200);
+  EXPECT_EQ(NumberOf(MustParse("0e0")), 0);
   // Beyond 2^53 integers round to the nearest double, here a multiple of 16.
-  const double big = MustParse("123456789012345678").as_number();
+  const double big = NumberOf(MustParse("123456789012345678"));
   EXPECT_EQ(big, 123456789012345680.0);
   EXPECT_EQ(static_cast<std::int64_t>(big), INT64_C(123456789012345680));
   // Many digits are fine; the value is correctly rounded.
-  EXPECT_EQ(MustParse("0." + std::string(1000, '3')).as_number(), 1.0 / 3);
+  EXPECT_EQ(NumberOf(MustParse("0." + std::string(1000, '3'))), 1.0 / 3);
 }
 
 TEST(JsonParseTest, InvalidNumbers) {
@@ -383,9 +417,9 @@ TEST(JsonParseTest, OutOfRangeNumbers) {
 
 TEST(JsonParseTest, DuplicateKeysKeepAllMembersAndFindTheLast) {
   const Value v = MustParse(R"({"a": 1, "b": 2, "a": 3})");
-  ASSERT_EQ(v.members().size(), 3u);
-  EXPECT_EQ(v.members()[0].second.as_number(), 1);
-  EXPECT_EQ(Field(v, "a").as_number(), 3);
+  ASSERT_EQ(MembersOf(v).size(), 3u);
+  EXPECT_EQ(NumberOf(MembersOf(v)[0].second), 1);
+  EXPECT_EQ(NumberOf(Field(v, "a")), 3);
   EXPECT_EQ(Serialize(v), R"({"a":1,"b":2,"a":3})");
 }
 
@@ -393,7 +427,9 @@ TEST(JsonParseTest, FindOnMissingKeyOrNonObject) {
   const Value v = MustParse(R"({"a": {"b": []}})");
   EXPECT_EQ(v.Find("b"), nullptr);
   EXPECT_EQ(v.Find(""), nullptr);
-  EXPECT_EQ(Field(v, "a").Find("b")->Find("c"), nullptr);
+  const Value* b = Field(v, "a").Find("b");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->Find("c"), nullptr);
   EXPECT_EQ(MustParse("[1]").Find("a"), nullptr);
   EXPECT_EQ(MustParse(R"(["a"])").Find("a"), nullptr);
   EXPECT_EQ(Value().Find("a"), nullptr);
@@ -430,9 +466,9 @@ void ExpectEveryPrefixIsTruncated(std::string_view doc) {
   for (std::size_t n = 0; n < doc.size(); ++n) {
     const std::vector<char> buffer(doc.begin(), doc.begin() + n);
     const std::string_view prefix(buffer.data(), n);
-    const std::string expected =
-        n == 0 ? "line 1, column 1: empty input"
-               : Position(doc, n) + ": unexpected end of input (truncated?)";
+    const std::string expected = n == 0
+                                     ? "line 1, column 1: empty input"
+                                     : Position(doc, n) + ": unexpected end of input (truncated?)";
     EXPECT_EQ(ParseError(prefix), expected) << "prefix of " << n << " bytes: " << prefix;
   }
 }
@@ -521,9 +557,10 @@ TEST(JsonValueTest, Equality) {
   EXPECT_EQ(Value::MakeNumber(0), Value::MakeNumber(-0.0));
   const Value nan = Value::MakeNumber(std::numeric_limits<double>::quiet_NaN());
   EXPECT_NE(nan, nan);
-  EXPECT_EQ(MustParse(R"({"a": [1, {"b": null}]})"),
-            Value::MakeObject({{"a", Value::MakeArray({Value::MakeNumber(1),
-                                                       Value::MakeObject({{"b", Value()}})})}}));
+  EXPECT_EQ(
+      MustParse(R"({"a": [1, {"b": null}]})"),
+      Value::MakeObject(
+          {{"a", Value::MakeArray({Value::MakeNumber(1), Value::MakeObject({{"b", Value()}})})}}));
   // Member order is part of the value.
   EXPECT_NE(MustParse(R"({"a": 1, "b": 2})"), MustParse(R"({"b": 2, "a": 1})"));
   EXPECT_NE(MustParse("[1, 2]"), MustParse("[1, 2, 3]"));
@@ -555,7 +592,7 @@ TEST(AppendQuotedTest, EveryByteRoundTripsThroughParse) {
   std::string quoted;
   AppendQuoted(quoted, all_bytes);
   for (char c : quoted) EXPECT_GE(static_cast<unsigned char>(c), 0x20);
-  EXPECT_EQ(MustParse(quoted).as_string(), all_bytes);
+  EXPECT_EQ(StringOf(MustParse(quoted)), all_bytes);
 }
 
 TEST(SerializeTest, CompactOutput) {
@@ -599,7 +636,7 @@ TEST(SerializeTest, NumbersRoundTripExactly) {
   for (double d : values) {
     const std::string text = Serialize(Value::MakeNumber(d));
     const Value back = MustParse(text);
-    EXPECT_EQ(back.as_number(), d) << text;
+    EXPECT_EQ(NumberOf(back), d) << text;
   }
 }
 
@@ -623,8 +660,8 @@ TEST(SerializeTest, NestedDocumentRoundTrips) {
   const Value back = MustParse(text);
   EXPECT_EQ(back, doc);
   EXPECT_EQ(Serialize(back), text);
-  EXPECT_EQ(Field(back, "dup").as_string(), "");
-  EXPECT_EQ(Field(back, "name").as_string(), "BM_Quote/\"x\"\\\t\xC3\xA9");
+  EXPECT_EQ(StringOf(Field(back, "dup")), "");
+  EXPECT_EQ(StringOf(Field(back, "name")), "BM_Quote/\"x\"\\\t\xC3\xA9");
 }
 
 TEST(SerializeTest, BenchmarkDocumentRoundTripsThroughText) {

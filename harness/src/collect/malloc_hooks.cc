@@ -7,7 +7,8 @@
 // library in the process (glibc supports malloc replacement by symbol
 // interposition), so allocations made inside C libraries count too.
 // Compiled with -fno-builtin so the compiler cannot turn these bodies into
-// calls to themselves.
+// calls to themselves, and without frame pointers: the forwarding functions
+// become tail calls (unwinders use the CFI).
 //
 // Counting rules: see alloc_counter.h. B/op is the requested size. realloc
 // counts as one allocation of its new size (the program asked for a block of
@@ -21,14 +22,17 @@
 
 #include "collect/alloc_counter.h"
 
+// glibc's own allocator. noexcept, as C functions are: without it a call
+// from a noexcept function needs an exception region and cannot be a tail
+// call.
 extern "C" {
-void* __libc_malloc(size_t size);
-void* __libc_calloc(size_t count, size_t size);
-void* __libc_realloc(void* ptr, size_t size);
-void* __libc_memalign(size_t alignment, size_t size);
-void* __libc_valloc(size_t size);
-void* __libc_pvalloc(size_t size);
-void __libc_free(void* ptr);
+void* __libc_malloc(size_t size) noexcept;
+void* __libc_calloc(size_t count, size_t size) noexcept;
+void* __libc_realloc(void* ptr, size_t size) noexcept;
+void* __libc_memalign(size_t alignment, size_t size) noexcept;
+void* __libc_valloc(size_t size) noexcept;
+void* __libc_pvalloc(size_t size) noexcept;
+void __libc_free(void* ptr) noexcept;
 }
 
 namespace {

@@ -10,13 +10,16 @@
 // writes for NaN and infinite counters (e.g. the "_cv" row of a counter that
 // was always zero).
 //
-//   benchprof::StatusOr<Value> doc = benchprof::json::Parse(text);
+//   // In namespace benchprof:
+//   StatusOr<json::Value> doc = json::Parse(text);
 //   if (!doc.ok()) return doc.status().WithContext(path);
-//   const Value* rows = doc->Find("benchmarks");
-//   if (rows == nullptr || !rows->is_array()) return ...;
-//   for (const Value& row : rows->as_array()) {
-//     const Value* name = row.Find("name");
-//     ...
+//   const json::Value* rows = doc->Find("benchmarks");
+//   if (rows == nullptr || !rows->is_array()) {
+//     return Status::Error(path + ": no \"benchmarks\" array");
+//   }
+//   for (const json::Value& row : rows->as_array()) {
+//     const json::Value* name = row.Find("name");
+//     if (name != nullptr && name->is_string()) ... name->as_string() ...
 //   }
 //
 // Thread-safety: Value is thread-compatible (concurrent const access is safe);
@@ -73,9 +76,7 @@ class Value {
   static Value MakeNumber(double d) { return Make<Kind::kNumber>(d); }
   static Value MakeString(std::string s) { return Make<Kind::kString>(std::move(s)); }
   static Value MakeArray(Array elements = {}) { return Make<Kind::kArray>(std::move(elements)); }
-  static Value MakeObject(Members members = {}) {
-    return Make<Kind::kObject>(std::move(members));
-  }
+  static Value MakeObject(Members members = {}) { return Make<Kind::kObject>(std::move(members)); }
 
   Kind kind() const { return static_cast<Kind>(storage_.index()); }
   bool is_null() const { return kind() == Kind::kNull; }
@@ -112,10 +113,10 @@ class Value {
 
  private:
   using Storage = std::variant<std::monostate, bool, double, std::string, Array, Members>;
-  static_assert(std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(Kind::kObject),
-                                                          Storage>,
-                               Members>,
-                "Kind must list the kinds in the order of Storage");
+  static_assert(
+      std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(Kind::kObject), Storage>,
+                     Members>,
+      "Kind must list the kinds in the order of Storage");
 
   template <Kind K, typename T>
   static Value Make(T&& contents) {
@@ -145,8 +146,9 @@ class Value {
 // "control character in string", "NUL byte in input", "expected a string
 // key", "expected ':' after an object key", "expected ',' or '}' after an
 // object member", "expected ',' or ']' after an array element" and
-// "nesting deeper than 256". Errors point at the offending byte, except
-// number errors, which point at the number's first byte.
+// "nesting deeper than 256". Errors point at the offending byte, except that
+// an invalid literal, number or escape is reported at its first byte (for an
+// escape, the backslash) and "empty input" at line 1, column 1.
 StatusOr<Value> Parse(std::string_view text);
 
 // Appends `s` to `out` as a JSON string literal, quotes included. Escapes '"',
@@ -160,8 +162,9 @@ void AppendQuoted(std::string& out, std::string_view s);
 // with 17 significant digits, enough to read back the same double; NaN and
 // infinities print as NaN, Infinity and -Infinity, which only Parse() and
 // similarly lenient readers accept. Parse(Serialize(v)) == v for every v
-// without NaN. Recursion follows the nesting of `v`, so programmatically built
-// values should stay within a few thousand levels.
+// without NaN that nests at most kMaxDepth deep. Recursion follows the nesting
+// of `v`, so programmatically built values should stay within a few thousand
+// levels.
 std::string Serialize(const Value& v);
 
 }  // namespace benchprof::json

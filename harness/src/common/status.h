@@ -50,7 +50,10 @@ class [[nodiscard]] StatusOr {
   bool ok() const { return std::holds_alternative<T>(storage_); }
 
   // The error; a success Status when there is a value.
-  Status status() const { return ok() ? Status() : std::get<Status>(storage_); }
+  const Status& status() const {
+    static const Status kOk;
+    return ok() ? kOk : std::get<Status>(storage_);
+  }
 
   // REQUIRES: ok().
   T& value() & { return std::get<T>(storage_); }

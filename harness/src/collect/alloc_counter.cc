@@ -112,6 +112,17 @@ CounterSlot* ClaimSlot() {
 
 }  // namespace internal
 
+void UnrecordAllocation(size_t bytes) {
+  internal::CounterSlot* slot = t_thread_state.slot;
+  if (slot == nullptr) return;
+  const bool counting = t_thread_state.role == ThreadRole::kOther
+                            ? internal::g_runner_gate.timed_runners.load(std::memory_order_relaxed) > 0
+                            : t_thread_state.role == ThreadRole::kRunnerTimed;
+  if (!counting) return;
+  slot->allocs.store(slot->allocs.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+  slot->bytes.store(slot->bytes.load(std::memory_order_relaxed) - bytes, std::memory_order_relaxed);
+}
+
 void BecomeRunner() {
   LeaveTimedRegion();
   t_thread_state.role = ThreadRole::kRunnerPaused;

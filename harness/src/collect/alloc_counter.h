@@ -121,6 +121,9 @@ inline void RecordAllocation(size_t bytes) {
   slot->bytes.store(slot->bytes.load(std::memory_order_relaxed) + bytes, std::memory_order_relaxed);
 }
 
+// Takes back a RecordAllocation(bytes) whose allocation failed. Cold path.
+void UnrecordAllocation(size_t bytes);
+
 }  // namespace benchprof::collect
 
 #endif  // BENCHPROF_COLLECT_ALLOC_COUNTER_H_

@@ -13,6 +13,8 @@
 // Counting rules: see alloc_counter.h. B/op is the requested size. realloc
 // counts as one allocation of its new size (the program asked for a block of
 // that size, whether or not glibc moved it); realloc(p, 0) is a free.
+// operator new counts what it returns; the C functions count a valid request
+// as they forward it (see below).
 #include <errno.h>
 #include <malloc.h>
 #include <stdlib.h>
@@ -39,11 +41,6 @@ namespace {
 
 using benchprof::collect::RecordAllocation;
 
-inline void* Counted(void* ptr, size_t size) {
-  if (ptr != nullptr) RecordAllocation(size);
-  return ptr;
-}
-
 bool IsPowerOfTwo(size_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
 void* Allocate(size_t size, size_t alignment) {
@@ -69,16 +66,22 @@ void* Allocate(size_t size, size_t alignment) {
     } else {
       handler();
     }
-    if (void* ptr = Allocate(size, alignment)) return Counted(ptr, size);
+    if (void* ptr = Allocate(size, alignment)) {
+      RecordAllocation(size);
+      return ptr;
+    }
   }
 }
 
+// Counts before allocating, so that nothing but the pointer lives across the
+// call; the rare failure takes the count back.
 template <bool kNothrow>
 inline void* New(size_t size, size_t alignment = 0) noexcept(kNothrow) {
-  void* ptr = Allocate(size, alignment);
-  if (__builtin_expect(ptr == nullptr, 0)) return RetryWithNewHandler(size, alignment, kNothrow);
   RecordAllocation(size);
-  return ptr;
+  void* ptr = Allocate(size, alignment);
+  if (__builtin_expect(ptr != nullptr, 1)) return ptr;
+  benchprof::collect::UnrecordAllocation(size);
+  return RetryWithNewHandler(size, alignment, kNothrow);
 }
 
 size_t AlignmentOf(std::align_val_t alignment) { return static_cast<size_t>(alignment); }
@@ -86,10 +89,18 @@ size_t AlignmentOf(std::align_val_t alignment) { return static_cast<size_t>(alig
 }  // namespace
 
 // ---- C allocator family ----------------------------------------------------
+//
+// Each function checks its arguments, counts the request and tail-calls
+// glibc, so no frame of ours stays on the stack and the count costs a few
+// instructions. The price: a request that fails for lack of memory has
+// already been counted.
 
 extern "C" {
 
-void* malloc(size_t size) noexcept { return Counted(__libc_malloc(size), size); }
+void* malloc(size_t size) noexcept {
+  RecordAllocation(size);
+  return __libc_malloc(size);
+}
 
 void free(void* ptr) noexcept { __libc_free(ptr); }
 
@@ -99,10 +110,14 @@ void* calloc(size_t count, size_t size) noexcept {
     errno = ENOMEM;
     return nullptr;
   }
-  return Counted(__libc_calloc(count, size), total);
+  RecordAllocation(total);
+  return __libc_calloc(count, size);
 }
 
-void* realloc(void* ptr, size_t size) noexcept { return Counted(__libc_realloc(ptr, size), size); }
+void* realloc(void* ptr, size_t size) noexcept {
+  if (ptr == nullptr || size != 0) RecordAllocation(size);  // realloc(p, 0) frees p
+  return __libc_realloc(ptr, size);
+}
 
 void* reallocarray(void* ptr, size_t count, size_t size) noexcept {
   size_t total;
@@ -115,23 +130,32 @@ void* reallocarray(void* ptr, size_t count, size_t size) noexcept {
 
 int posix_memalign(void** out, size_t alignment, size_t size) noexcept {
   if (!IsPowerOfTwo(alignment) || alignment % sizeof(void*) != 0) return EINVAL;
+  RecordAllocation(size);
   void* ptr = __libc_memalign(alignment, size);
   if (ptr == nullptr) return ENOMEM;
-  *out = Counted(ptr, size);
+  *out = ptr;
   return 0;
 }
 
 void* aligned_alloc(size_t alignment, size_t size) noexcept {
-  return Counted(__libc_memalign(alignment, size), size);
+  RecordAllocation(size);
+  return __libc_memalign(alignment, size);
 }
 
 void* memalign(size_t alignment, size_t size) noexcept {
-  return Counted(__libc_memalign(alignment, size), size);
+  RecordAllocation(size);
+  return __libc_memalign(alignment, size);
 }
 
-void* valloc(size_t size) noexcept { return Counted(__libc_valloc(size), size); }
+void* valloc(size_t size) noexcept {
+  RecordAllocation(size);
+  return __libc_valloc(size);
+}
 
-void* pvalloc(size_t size) noexcept { return Counted(__libc_pvalloc(size), size); }
+void* pvalloc(size_t size) noexcept {
+  RecordAllocation(size);
+  return __libc_pvalloc(size);
+}
 
 }  // extern "C"
 

@@ -389,19 +389,30 @@ class Parser {
       Value element;
       if (!ParseValue(element, depth + 1)) return false;
       elements.push_back(std::move(element));
-      SkipWhitespace();
-      if (!AtEnd() && text_[pos_] == ',') {
-        ++pos_;
-        continue;
-      }
-      if (!AtEnd() && text_[pos_] == ']') {
-        ++pos_;
-        break;
-      }
-      return Unexpected(pos_, "expected ',' or ']' after an array element");
+      const Next next = AfterElement(']', "expected ',' or ']' after an array element");
+      if (next == Next::kError) return false;
+      if (next == Next::kEnd) break;
     }
     out = Value::MakeArray(std::move(elements));
     return true;
+  }
+
+  enum class Next { kElement, kEnd, kError };
+
+  // After an array element or object member: consumes ',' (another follows)
+  // or `close` (the container ends); anything else is the error `problem`.
+  Next AfterElement(char close, const char* problem) {
+    SkipWhitespace();
+    if (!AtEnd() && text_[pos_] == ',') {
+      ++pos_;
+      return Next::kElement;
+    }
+    if (!AtEnd() && text_[pos_] == close) {
+      ++pos_;
+      return Next::kEnd;
+    }
+    Unexpected(pos_, problem);
+    return Next::kError;
   }
 
   // Parses the object at pos_ (which is '{').
@@ -428,16 +439,9 @@ class Parser {
       Value value;
       if (!ParseValue(value, depth + 1)) return false;
       members.emplace_back(std::move(key), std::move(value));
-      SkipWhitespace();
-      if (!AtEnd() && text_[pos_] == ',') {
-        ++pos_;
-        continue;
-      }
-      if (!AtEnd() && text_[pos_] == '}') {
-        ++pos_;
-        break;
-      }
-      return Unexpected(pos_, "expected ',' or '}' after an object member");
+      const Next next = AfterElement('}', "expected ',' or '}' after an object member");
+      if (next == Next::kError) return false;
+      if (next == Next::kEnd) break;
     }
     out = Value::MakeObject(std::move(members));
     return true;

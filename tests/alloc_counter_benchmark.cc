@@ -71,10 +71,14 @@ void BM_MallocFree_OtherThread(benchmark::State& state) {
     state.SetIterationTime(seconds);
     total_seconds += seconds;
   }
-  state.counters["ns/pair"] = benchmark::Counter(total_seconds * 1e9 / kPairs,
-                                                 benchmark::Counter::kAvgIterations);
+  state.counters["ns/pair"] =
+      benchmark::Counter(total_seconds * 1e9 / kPairs, benchmark::Counter::kAvgIterations);
 }
-BENCHMARK(BM_MallocFree_OtherThread<false>)->Name("BM_MallocFree_OtherThread_Glibc")->UseManualTime();
-BENCHMARK(BM_MallocFree_OtherThread<true>)->Name("BM_MallocFree_OtherThread_Counted")->UseManualTime();
+BENCHMARK(BM_MallocFree_OtherThread<false>)
+    ->Name("BM_MallocFree_OtherThread_Glibc")
+    ->UseManualTime();
+BENCHMARK(BM_MallocFree_OtherThread<true>)
+    ->Name("BM_MallocFree_OtherThread_Counted")
+    ->UseManualTime();
 
 }  // namespace

@@ -112,8 +112,8 @@ TEST_F(AllocCounterIntegrationTest, AggregatesOfRepetitionsAreExact) {
 
 TEST_F(AllocCounterIntegrationTest, RandomInterleavingKeepsFiguresPerBenchmark) {
   const json::Value doc =
-      RunJson({"--benchmark_filter=BM_NoAlloc|BM_Malloc48|BM_Args",
-               "--benchmark_repetitions=2", "--benchmark_enable_random_interleaving=true"});
+      RunJson({"--benchmark_filter=BM_NoAlloc|BM_Malloc48|BM_Args", "--benchmark_repetitions=2",
+               "--benchmark_enable_random_interleaving=true"});
   int rows = 0;
   for (const json::Value& row : doc.Find("benchmarks")->as_array()) {
     if (row.Find("run_type")->as_string() != "iteration") continue;
@@ -125,9 +125,9 @@ TEST_F(AllocCounterIntegrationTest, RandomInterleavingKeepsFiguresPerBenchmark) 
 }
 
 TEST_F(AllocCounterIntegrationTest, CountersAppearInConsoleAndCsv) {
-  ProcessResult console = RunProcess({ALLOC_FIXTURE_BENCH_PATH, "--benchmem",
-                                      "--benchmark_filter=BM_NewThreeSizes|BM_NoAlloc",
-                                      "--benchmark_min_time=0.01"});
+  ProcessResult console =
+      RunProcess({ALLOC_FIXTURE_BENCH_PATH, "--benchmem",
+                  "--benchmark_filter=BM_NewThreeSizes|BM_NoAlloc", "--benchmark_min_time=0.01"});
   ASSERT_EQ(console.exit_code, 0) << console.stderr_text;
   EXPECT_NE(console.stdout_text.find("B/op=1.108k allocs/op=3"), std::string::npos)
       << console.stdout_text;
@@ -143,9 +143,9 @@ TEST_F(AllocCounterIntegrationTest, CountersAppearInConsoleAndCsv) {
 }
 
 TEST_F(AllocCounterIntegrationTest, WithoutBenchmemNoCountersArePublished) {
-  ProcessResult result = RunProcess({ALLOC_FIXTURE_BENCH_PATH, "--benchmark_format=json",
-                                     "--benchmark_filter=BM_NewArray64",
-                                     "--benchmark_min_time=0.01"});
+  ProcessResult result =
+      RunProcess({ALLOC_FIXTURE_BENCH_PATH, "--benchmark_format=json",
+                  "--benchmark_filter=BM_NewArray64", "--benchmark_min_time=0.01"});
   ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
   StatusOr<json::Value> doc = json::Parse(result.stdout_text);
   ASSERT_TRUE(doc.ok()) << doc.status().message();

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 #include <malloc.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <atomic>
@@ -61,10 +61,10 @@ TEST(AllocCounterTest, CAllocatorFamilyCountsRequestedBytes) {
     void* q = nullptr;
     ASSERT_EQ(posix_memalign(&q, 64, 100), 0);  // 100
     free(Escape(q));
-    free(Escape(aligned_alloc(32, 64)));           // 64
-    free(Escape(memalign(16, 5)));                 // 5
-    free(Escape(reallocarray(nullptr, 4, 6)));     // 24
-    free(Escape(valloc(10)));                      // 10
+    free(Escape(aligned_alloc(32, 64)));        // 64
+    free(Escape(memalign(16, 5)));              // 5
+    free(Escape(reallocarray(nullptr, 4, 6)));  // 24
+    free(Escape(valloc(10)));                   // 10
   });
   EXPECT_EQ(counted.allocs, 8u);
   EXPECT_EQ(counted.bytes, 48u + 30 + 70 + 100 + 64 + 5 + 24 + 10);
@@ -94,7 +94,7 @@ TEST(AllocCounterTest, InvalidRequestsAndFreeingCallsDoNotCount) {
   });
   EXPECT_EQ(counted.allocs, 0u);
   const AllocTotals freed = CountTimed([] {
-    void* p = malloc(10);  // counted
+    void* p = malloc(10);                       // counted
     EXPECT_EQ(realloc(Escape(p), 0), nullptr);  // a free
   });
   EXPECT_EQ(freed.allocs, 1u);
@@ -103,11 +103,11 @@ TEST(AllocCounterTest, InvalidRequestsAndFreeingCallsDoNotCount) {
 
 TEST(AllocCounterTest, EveryOperatorNewFormCounts) {
   const AllocTotals counted = CountTimed([] {
-    delete Escape(new char);                                        // 1
-    delete[] Escape(new char[20]);                                  // 20
-    ::operator delete(Escape(::operator new(30, std::nothrow)));    // 30
-    delete[] Escape(new (std::nothrow) char[40]);                   // 40
-    void* a = Escape(::operator new(50, std::align_val_t(64)));     // 50
+    delete Escape(new char);                                      // 1
+    delete[] Escape(new char[20]);                                // 20
+    ::operator delete(Escape(::operator new(30, std::nothrow)));  // 30
+    delete[] Escape(new (std::nothrow) char[40]);                 // 40
+    void* a = Escape(::operator new(50, std::align_val_t(64)));   // 50
     EXPECT_EQ(reinterpret_cast<uintptr_t>(a) % 64, 0u);
     ::operator delete(a, std::align_val_t(64));
     void* b = Escape(::operator new[](60, std::align_val_t(256), std::nothrow));  // 60

@@ -85,8 +85,8 @@ TEST_F(AtomicFileTest, BadPathsAreReportedWithTheProblem) {
   EXPECT_EQ(AtomicFile::Create(dir_.string() + "/gone/").status().message(),
             dir_.string() + "/gone/: not a file name");
   if (geteuid() != 0) {  // root may write anywhere
-    std::filesystem::permissions(dir_, std::filesystem::perms::owner_read |
-                                           std::filesystem::perms::owner_exec);
+    std::filesystem::permissions(
+        dir_, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
     EXPECT_FALSE(AtomicFile::Create((dir_ / "x").string()).ok());
     std::filesystem::permissions(dir_, std::filesystem::perms::owner_all);
   }

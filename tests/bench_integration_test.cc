@@ -21,9 +21,8 @@ class BenchIntegrationTest : public ::testing::Test {
 };
 
 TEST_F(BenchIntegrationTest, ElvisAlgorithmsReportTheirAllocations) {
-  const ProcessResult result =
-      RunProcess({BENCH_PATH, "--benchmark_filter=Alg", "--benchmem", "--benchmark_format=json",
-                  "--benchmark_min_time=0.05"});
+  const ProcessResult result = RunProcess({BENCH_PATH, "--benchmark_filter=Alg", "--benchmem",
+                                           "--benchmark_format=json", "--benchmark_min_time=0.05"});
   ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
   StatusOr<json::Value> doc = json::Parse(result.stdout_text);
   ASSERT_TRUE(doc.ok()) << doc.status().message();
@@ -43,12 +42,11 @@ TEST_F(BenchIntegrationTest, ElvisAlgorithmsReportTheirAllocations) {
 }
 
 TEST_F(BenchIntegrationTest, ConsoleShowsCountersLikeGoBenchmem) {
-  const ProcessResult result = RunProcess(
-      {BENCH_PATH, "--benchmark_filter=Alg", "--benchmem", "--benchmark_min_time=0.02"});
+  const ProcessResult result =
+      RunProcess({BENCH_PATH, "--benchmark_filter=Alg", "--benchmem", "--benchmark_min_time=0.02"});
   ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
   EXPECT_NE(result.stdout_text.find("allocs/op=2"), std::string::npos) << result.stdout_text;
-  EXPECT_NE(result.stdout_text.find("B/op=0 allocs/op=0"), std::string::npos)
-      << result.stdout_text;
+  EXPECT_NE(result.stdout_text.find("B/op=0 allocs/op=0"), std::string::npos) << result.stdout_text;
 }
 
 TEST_F(BenchIntegrationTest, UnwrappedBinaryRefusesToReportAllocations) {
@@ -59,8 +57,7 @@ TEST_F(BenchIntegrationTest, UnwrappedBinaryRefusesToReportAllocations) {
 }
 
 TEST_F(BenchIntegrationTest, UnwrappedBinaryStillTimesWithoutBenchmem) {
-  const ProcessResult result =
-      RunProcess({UNWRAPPED_BENCH_PATH, "--benchmark_min_time=0.01"});
+  const ProcessResult result = RunProcess({UNWRAPPED_BENCH_PATH, "--benchmark_min_time=0.01"});
   EXPECT_EQ(result.exit_code, 0) << result.stderr_text;
   EXPECT_NE(result.stdout_text.find("BM_Trivial"), std::string::npos);
 }
@@ -75,8 +72,7 @@ TEST_F(BenchIntegrationTest, BenchmarkInSharedLibraryIsAnErrorNotZeros) {
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].Find("name")->as_string(), "BM_InSharedLibrary");
   EXPECT_TRUE(rows[0].Find("error_occurred")->as_bool());
-  EXPECT_NE(rows[0].Find("error_message")->as_string().find("not intercepted"),
-            std::string::npos);
+  EXPECT_NE(rows[0].Find("error_message")->as_string().find("not intercepted"), std::string::npos);
   EXPECT_EQ(rows[0].Find("allocs/op"), nullptr);
 }
 

@@ -122,8 +122,8 @@ TEST(CliTest, GoSpellingsAreAccepted) {
 }
 
 TEST(CliTest, DebugBuildWarningOfTheDistributionLibraryIsDropped) {
-  const ProcessResult result = Bench({"--benchmark_filter=AlgorithmTwo",
-                                      "--benchmark_min_time=0.01"});
+  const ProcessResult result =
+      Bench({"--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.01"});
   ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
   EXPECT_EQ(result.stderr_text.find("Library was built as DEBUG"), std::string::npos);
   EXPECT_NE(result.stdout_text.find("BM_AlgorithmTwo"), std::string::npos);
@@ -132,8 +132,8 @@ TEST(CliTest, DebugBuildWarningOfTheDistributionLibraryIsDropped) {
 TEST(CliTest, BenchmarkOutIsWrittenWholeWithNoTemporaryLeft) {
   TempDir dir;
   const std::string out = dir.File("result.json");
-  const ProcessResult result = Bench({"--benchmark_filter=Alg", "--benchmark_min_time=0.01",
-                                      "--benchmark_out=" + out});
+  const ProcessResult result =
+      Bench({"--benchmark_filter=Alg", "--benchmark_min_time=0.01", "--benchmark_out=" + out});
   ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
   StatusOr<json::Value> doc = json::Parse(ReadFile(out));
   ASSERT_TRUE(doc.ok()) << doc.status().message();
@@ -167,8 +167,8 @@ TEST(CliTest, ExistingResultIsReplacedOnlyOnSuccess) {
   TempDir dir;
   const std::string out = dir.File("result.json");
   {
-    const ProcessResult first = Bench({"--benchmark_filter=AlgorithmTwo",
-                                       "--benchmark_min_time=0.01", "--benchmark_out=" + out});
+    const ProcessResult first = Bench(
+        {"--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.01", "--benchmark_out=" + out});
     ASSERT_EQ(first.exit_code, 0) << first.stderr_text;
   }
   const std::string before = ReadFile(out);

@@ -66,16 +66,28 @@ TEST(BenchmarkFlagsTest, RecognisesTheLibrarysSpelling) {
 }
 
 TEST(BenchmarkFlagsTest, AcceptsEveryValidFlag) {
-  for (const char* ok :
-       {"--benchmark_list_tests", "--benchmark_list_tests=false", "--benchmark_filter=BM_.*/8",
-        "--benchmark_filter=-Slow", "--benchmark_filter=", "--benchmark_min_time=0.5",
-        "--benchmark_min_warmup_time=0", "--benchmark_repetitions=10",
-        "--benchmark_enable_random_interleaving=true", "--benchmark_report_aggregates_only",
-        "--benchmark_display_aggregates_only=1", "--benchmark_format=json",
-        "--benchmark_out=x.json", "--benchmark_out_format=csv", "--benchmark_color=auto",
-        "--benchmark_color=false", "--benchmark_counters_tabular=yes",
-        "--benchmark_perf_counters=CYCLES,INSTRUCTIONS", "--benchmark_context=a=1,b=2",
-        "--benchmark_time_unit=us", "--v=3", "--v=-1"}) {
+  for (const char* ok : {"--benchmark_list_tests",
+                         "--benchmark_list_tests=false",
+                         "--benchmark_filter=BM_.*/8",
+                         "--benchmark_filter=-Slow",
+                         "--benchmark_filter=",
+                         "--benchmark_min_time=0.5",
+                         "--benchmark_min_warmup_time=0",
+                         "--benchmark_repetitions=10",
+                         "--benchmark_enable_random_interleaving=true",
+                         "--benchmark_report_aggregates_only",
+                         "--benchmark_display_aggregates_only=1",
+                         "--benchmark_format=json",
+                         "--benchmark_out=x.json",
+                         "--benchmark_out_format=csv",
+                         "--benchmark_color=auto",
+                         "--benchmark_color=false",
+                         "--benchmark_counters_tabular=yes",
+                         "--benchmark_perf_counters=CYCLES,INSTRUCTIONS",
+                         "--benchmark_context=a=1,b=2",
+                         "--benchmark_time_unit=us",
+                         "--v=3",
+                         "--v=-1"}) {
     const Status s = ValidateBenchmarkFlag(ok);
     EXPECT_TRUE(s.ok()) << ok << ": " << s.message();
   }

@@ -13,7 +13,7 @@ namespace benchprof::stream {
 namespace {
 
 using Algorithm = void (*)(std::string_view data, std::string_view find, std::string_view repl,
-                          std::string& output);
+                           std::string& output);
 
 // Go's benchmark loop: reset the output buffer, replace, repeat. A template
 // argument, so the call is as direct as in Go.

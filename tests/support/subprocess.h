@@ -14,8 +14,8 @@
 namespace benchprof::testing {
 
 struct ProcessResult {
-  int exit_code = -1;    // -1 if the process did not exit normally
-  int term_signal = 0;   // the signal that killed it, if any
+  int exit_code = -1;   // -1 if the process did not exit normally
+  int term_signal = 0;  // the signal that killed it, if any
   std::string stdout_text;
   std::string stderr_text;
 };

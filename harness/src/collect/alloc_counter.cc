@@ -11,8 +11,8 @@
 namespace benchprof::collect {
 namespace internal {
 
-__thread ThreadState t_thread_state __attribute__((tls_model("initial-exec"))) = {
-    nullptr, ThreadRole::kOther, false};
+__thread ThreadState t_thread_state
+    __attribute__((tls_model("initial-exec"))) = {nullptr, ThreadRole::kOther, false};
 
 constinit RunnerGate g_runner_gate;
 
@@ -64,8 +64,8 @@ CounterSlot* TryClaimIn(SlotChunk& chunk) {
 
 // Maps a new chunk, claims its first slot and links it at the end of the list.
 CounterSlot* ClaimInNewChunk(SlotChunk& last) {
-  void* memory = mmap(nullptr, sizeof(SlotChunk), PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* memory =
+      mmap(nullptr, sizeof(SlotChunk), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (memory == MAP_FAILED) return nullptr;
   auto* chunk = new (memory) SlotChunk;  // placement new: no allocation
   chunk->slots[0].in_use.store(true, std::memory_order_relaxed);
@@ -115,10 +115,7 @@ CounterSlot* ClaimSlot() {
 void UnrecordAllocation(size_t bytes) {
   internal::CounterSlot* slot = t_thread_state.slot;
   if (slot == nullptr) return;
-  const bool counting = t_thread_state.role == ThreadRole::kOther
-                            ? internal::g_runner_gate.timed_runners.load(std::memory_order_relaxed) > 0
-                            : t_thread_state.role == ThreadRole::kRunnerTimed;
-  if (!counting) return;
+  if (!internal::CountsNow(t_thread_state)) return;
   slot->allocs.store(slot->allocs.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
   slot->bytes.store(slot->bytes.load(std::memory_order_relaxed) - bytes, std::memory_order_relaxed);
 }

@@ -102,6 +102,13 @@ extern RunnerGate g_runner_gate;
 // memory. Cold path.
 CounterSlot* ClaimSlot();
 
+// Whether an allocation by the thread in `state` counts now.
+inline bool CountsNow(const ThreadState& state) {
+  return state.role == ThreadRole::kOther
+             ? g_runner_gate.timed_runners.load(std::memory_order_relaxed) > 0
+             : state.role == ThreadRole::kRunnerTimed;
+}
+
 }  // namespace internal
 
 // Counts one allocation of `bytes` requested bytes if the calling thread
@@ -109,11 +116,7 @@ CounterSlot* ClaimSlot();
 // allocation.
 inline void RecordAllocation(size_t bytes) {
   internal::ThreadState& state = internal::t_thread_state;
-  const bool counting =
-      state.role == internal::ThreadRole::kOther
-          ? internal::g_runner_gate.timed_runners.load(std::memory_order_relaxed) > 0
-          : state.role == internal::ThreadRole::kRunnerTimed;
-  if (!counting) return;
+  if (!internal::CountsNow(state)) return;
   internal::CounterSlot* slot = state.slot;
   if (slot == nullptr && (slot = internal::ClaimSlot()) == nullptr) return;
   // Single writer: a load and a store, no locked read-modify-write.

@@ -42,7 +42,7 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] StatusOr {
  public:
-  StatusOr(T value) : storage_(std::move(value)) {}  // NOLINT: implicit by design
+  StatusOr(T value) : storage_(std::move(value)) {}        // NOLINT: implicit by design
   StatusOr(Status status) : storage_(std::move(status)) {  // NOLINT
     assert(!std::get<Status>(storage_).ok() && "StatusOr needs a value or an error");
   }

@@ -38,7 +38,7 @@ bool RunAuditor::Intercepted(const std::vector<Run>& runs) {
   }
   // Every instance is reported right after its last repetition ran, so at
   // least one timed loop must have finished since the previous verdict.
-  const uint64_t finishes = GetHookCounts().loop_finishes;
+  const uint64_t finishes = LoopsFinished();
   const bool loops_seen = finishes > loop_finishes_at_last_verdict_;
   loop_finishes_at_last_verdict_ = finishes;
   return !any_measured || loops_seen;

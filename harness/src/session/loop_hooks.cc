@@ -76,10 +76,9 @@ bool LoopHooksAreLinked() {
   // linker resolved, not be folded by the compiler.
   volatile Hook resolved[] = {&BENCHPROF_STATE_START, &BENCHPROF_STATE_FINISH,
                               &BENCHPROF_STATE_PAUSE, &BENCHPROF_STATE_RESUME};
-  const Hook wrappers[] = {&BENCHPROF_WRAP(BENCHPROF_STATE_START),
-                           &BENCHPROF_WRAP(BENCHPROF_STATE_FINISH),
-                           &BENCHPROF_WRAP(BENCHPROF_STATE_PAUSE),
-                           &BENCHPROF_WRAP(BENCHPROF_STATE_RESUME)};
+  const Hook wrappers[] = {
+      &BENCHPROF_WRAP(BENCHPROF_STATE_START), &BENCHPROF_WRAP(BENCHPROF_STATE_FINISH),
+      &BENCHPROF_WRAP(BENCHPROF_STATE_PAUSE), &BENCHPROF_WRAP(BENCHPROF_STATE_RESUME)};
   for (int i = 0; i < 4; ++i) {
     if (resolved[i] != wrappers[i]) return false;
   }

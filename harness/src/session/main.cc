@@ -129,6 +129,12 @@ int Main(int argc, char** argv) {
 
   // The library has said which filter matched nothing.
   if (matched == 0) return kExitNoBenchmarkMatched;
+  if (const uint64_t lost = collect::UncountedAllocations(); lost > 0 && options->benchmem) {
+    std::fprintf(stderr,
+                 "%s: warning: %llu allocations could not be counted (no memory for counter "
+                 "slots); allocs/op and B/op are too low\n",
+                 program.c_str(), static_cast<unsigned long long>(lost));
+  }
   if (result_file && !benchmark::FLAGS_benchmark_list_tests) {
     if (Status written = result_file->Commit(); !written.ok()) {
       return Fail(program, "--benchmark_out: " + written.message(), kExitHarnessFailure);

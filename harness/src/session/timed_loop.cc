@@ -14,10 +14,7 @@ TimedLoopSettings g_settings;
 // Written and read by thread 0 only (the main thread runs every run's thread 0).
 collect::AllocTotals g_totals_at_run_start;
 
-std::atomic<uint64_t> g_loop_starts{0};
-std::atomic<uint64_t> g_loop_finishes{0};
-std::atomic<uint64_t> g_pauses{0};
-std::atomic<uint64_t> g_resumes{0};
+std::atomic<uint64_t> g_loops_finished{0};
 
 void PublishAllocCounters(benchmark::State& state, const collect::AllocTotals& totals) {
   // kAvgIterations: the library sums every thread's value, then divides by
@@ -32,12 +29,9 @@ void PublishAllocCounters(benchmark::State& state, const collect::AllocTotals& t
 
 void ConfigureTimedLoop(const TimedLoopSettings& settings) { g_settings = settings; }
 
-HookCounts GetHookCounts() {
-  return {g_loop_starts.load(), g_loop_finishes.load(), g_pauses.load(), g_resumes.load()};
-}
+uint64_t LoopsFinished() { return g_loops_finished.load(std::memory_order_relaxed); }
 
 void BeforeLoopStart(benchmark::State& state) {
-  g_loop_starts.fetch_add(1, std::memory_order_relaxed);
   collect::BecomeRunner();
   // Before the start barrier: no runner of this run is timing yet.
   if (state.thread_index() == 0) g_totals_at_run_start = collect::TotalAllocations();
@@ -49,7 +43,7 @@ void AfterLoopStart(benchmark::State& state) {
 }
 
 void BeforeLoopFinish(benchmark::State&) {
-  g_loop_finishes.fetch_add(1, std::memory_order_relaxed);
+  g_loops_finished.fetch_add(1, std::memory_order_relaxed);
   collect::LeaveTimedRegion();
 }
 
@@ -62,14 +56,8 @@ void AfterLoopFinish(benchmark::State& state) {
   PublishAllocCounters(state, run_totals);
 }
 
-void BeforePause(benchmark::State&) {
-  g_pauses.fetch_add(1, std::memory_order_relaxed);
-  collect::LeaveTimedRegion();
-}
+void BeforePause(benchmark::State&) { collect::LeaveTimedRegion(); }
 
-void AfterResume(benchmark::State&) {
-  g_resumes.fetch_add(1, std::memory_order_relaxed);
-  collect::EnterTimedRegion();
-}
+void AfterResume(benchmark::State&) { collect::EnterTimedRegion(); }
 
 }  // namespace benchprof::session

@@ -39,14 +39,9 @@ struct TimedLoopSettings {
 // Sets what the hooks do. Call before RunSpecifiedBenchmarks.
 void ConfigureTimedLoop(const TimedLoopSettings& settings);
 
-// How often each hook has fired in this process.
-struct HookCounts {
-  uint64_t loop_starts = 0;
-  uint64_t loop_finishes = 0;
-  uint64_t pauses = 0;
-  uint64_t resumes = 0;
-};
-HookCounts GetHookCounts();
+// How many timed loops (of any thread) have finished in this process: the
+// reporter's evidence that a benchmark's loop was intercepted.
+uint64_t LoopsFinished();
 
 // Hook bodies; see the file comment. `Before*` run before the library's
 // function, `After*` after it.

@@ -48,11 +48,15 @@ INSTANTIATE_TEST_SUITE_P(
     Flags, UsageErrorTest,
     ::testing::Values(
         // Flags of features not built yet are unknown, not ignored.
-        UsageCase{{"--cpuprofile=cpu.pprof"}, "unknown flag --cpuprofile=cpu.pprof"},
         UsageCase{{"--memprofile=mem.pprof"}, "unknown flag --memprofile=mem.pprof"},
         UsageCase{{"--memprofilerate=1"}, "unknown flag --memprofilerate=1"},
         UsageCase{{"--trace=t.json"}, "unknown flag --trace=t.json"},
-        UsageCase{{"-cpuprofile", "cpu.pprof"}, "unknown flag --cpuprofile"},
+        UsageCase{{"-memprofile", "mem.pprof"}, "unknown flag --memprofile"},
+        UsageCase{{"--cpuprofile=/nonexistent-dir/cpu.pprof"},
+                  "--cpuprofile: /nonexistent-dir/cpu.pprof: directory /nonexistent-dir does not "
+                  "exist"},
+        UsageCase{{"--cpuprofile=/"}, "--cpuprofile: /: is a directory"},
+        UsageCase{{"--cpuprofilerate=100000"}, "expected samples per second from 1 to 10000"},
         UsageCase{{"--benchmark_bogus=1"}, "unknown flag --benchmark_bogus=1"},
         UsageCase{{"stray"}, "unexpected argument 'stray'"},
         UsageCase{{"--benchmem=maybe"}, "--benchmem=maybe: expected true or false"},

@@ -122,9 +122,28 @@ TEST(HarnessFlagsTest, BenchmemInEveryBooleanSpelling) {
   EXPECT_FALSE(ParseHarnessFlags(std::vector<std::string>{"--benchmem", "--benchmem=0"})->benchmem);
 }
 
+TEST(HarnessFlagsTest, CpuprofileTakesItsValueInEitherSpelling) {
+  StatusOr<Options> joined =
+      ParseHarnessFlags(std::vector<std::string>{"--cpuprofile=a.pprof", "--cpuprofilerate=250"});
+  ASSERT_TRUE(joined.ok()) << joined.status().message();
+  EXPECT_EQ(joined->cpuprofile, "a.pprof");
+  EXPECT_EQ(joined->cpuprofile_rate, 250);
+  StatusOr<Options> separate =
+      ParseHarnessFlags(std::vector<std::string>{"--cpuprofile", "b.pprof", "--benchmem"});
+  ASSERT_TRUE(separate.ok()) << separate.status().message();
+  EXPECT_EQ(separate->cpuprofile, "b.pprof");
+  EXPECT_EQ(separate->cpuprofile_rate, 100);
+  EXPECT_TRUE(separate->benchmem);
+}
+
 TEST(HarnessFlagsTest, ErrorsNameTheArgument) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"--cpuprofile=x"}, "unknown flag --cpuprofile=x (see --help)"},
+      {{"--memprofile=x"}, "unknown flag --memprofile=x (see --help)"},
+      {{"--cpuprofile"}, "--cpuprofile: needs a value, as --cpuprofile=FILE"},
+      {{"--cpuprofile="}, "--cpuprofile=: expected a file name"},
+      {{"--cpuprofilerate=0"}, "--cpuprofilerate=0: expected samples per second from 1 to 10000"},
+      {{"--cpuprofilerate=fast"},
+       "--cpuprofilerate=fast: expected samples per second from 1 to 10000"},
       {{"positional"},
        "unexpected argument 'positional' (flags are spelled --name=value; see --help)"},
       {{"--"}, "unexpected argument '--' (flags are spelled --name=value; see --help)"},

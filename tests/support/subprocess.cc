@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 extern char** environ;
 
@@ -35,8 +36,13 @@ ProcessResult RunProcess(const std::vector<std::string>& argv,
   std::vector<char*> args;
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
+  auto name_of = [](std::string_view entry) { return entry.substr(0, entry.find('=') + 1); };
   std::vector<char*> env;
-  for (char** e = environ; *e != nullptr; ++e) env.push_back(*e);
+  for (char** e = environ; *e != nullptr; ++e) {
+    bool replaced = false;
+    for (const std::string& entry : extra_env) replaced |= name_of(entry) == name_of(*e);
+    if (!replaced) env.push_back(*e);
+  }
   for (const std::string& entry : extra_env) env.push_back(const_cast<char*>(entry.c_str()));
   env.push_back(nullptr);
 

@@ -20,9 +20,10 @@ struct ProcessResult {
   std::string stderr_text;
 };
 
-// Runs argv[0] (a path) with the given arguments, extra environment entries
-// ("NAME=value") added to this process's environment, and the working
-// directory `cwd` (empty: inherited). Standard input is /dev/null.
+// Runs argv[0] (a path) with the given arguments, this process's environment
+// with `extra_env` entries ("NAME=value") added or replacing those of the
+// same name, and the working directory `cwd` (empty: inherited). Standard
+// input is /dev/null.
 ProcessResult RunProcess(const std::vector<std::string>& argv,
                          const std::vector<std::string>& extra_env = {},
                          const std::string& cwd = "");

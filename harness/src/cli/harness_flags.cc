@@ -14,11 +14,33 @@ Status ApplyBenchmem(std::string_view value, Options& options) {
   return Status();
 }
 
+Status ApplyCpuprofile(std::string_view value, Options& options) {
+  if (value.empty()) return Status::Error("expected a file name");
+  options.cpuprofile = value;
+  return Status();
+}
+
+Status ApplyCpuprofileRate(std::string_view value, Options& options) {
+  StatusOr<int64_t> parsed = ParseInt(value);
+  if (!parsed.ok() || *parsed < 1 || *parsed > 10000) {
+    return Status::Error("expected samples per second from 1 to 10000");
+  }
+  options.cpuprofile_rate = static_cast<int>(*parsed);
+  return Status();
+}
+
 constexpr std::array kHarnessFlags = {
     HarnessFlag{"benchmem", "",
                 "report allocs/op and B/op: heap allocations (any thread, paused time excluded) "
                 "per iteration; B/op counts requested bytes",
                 &ApplyBenchmem},
+    HarnessFlag{"cpuprofile", "FILE",
+                "write a CPU profile of the benchmarks' timed loops to FILE (pprof format)",
+                &ApplyCpuprofile},
+    HarnessFlag{"cpuprofilerate", "HZ",
+                "CPU profile samples per CPU-second of each thread (default 100; the kernel "
+                "delivers at most 250, the rest is weighted in)",
+                &ApplyCpuprofileRate},
 };
 
 const HarnessFlag* FindFlag(std::string_view name) {

@@ -20,6 +20,10 @@ namespace benchprof::cli {
 struct Options {
   // Publish allocs/op and B/op on every benchmark (Go's -benchmem).
   bool benchmem = false;
+  // Write a CPU profile here; empty: no CPU profile.
+  std::string cpuprofile;
+  // CPU samples per CPU-second of each thread.
+  int cpuprofile_rate = 100;
 };
 
 // One harness flag, for parsing and for --help.

@@ -11,18 +11,14 @@
 namespace benchprof::collect {
 namespace internal {
 
-__thread ThreadState t_thread_state
-    __attribute__((tls_model("initial-exec"))) = {nullptr, ThreadRole::kOther, false};
-
-constinit RunnerGate g_runner_gate;
+__thread ThreadCounter t_counter __attribute__((tls_model("initial-exec"))) = {nullptr, false};
 
 }  // namespace internal
 
 namespace {
 
 using internal::CounterSlot;
-using internal::t_thread_state;
-using internal::ThreadRole;
+using internal::t_counter;
 
 // Slots live in chunks that are never unmapped, so the session can read any
 // slot at any time without racing a thread's exit.
@@ -43,7 +39,7 @@ bool g_release_key_ready = false;
 
 // Runs at thread exit: hand the slot, counts and all, to a later thread.
 void ReleaseSlot(void* slot) {
-  t_thread_state.slot = nullptr;
+  t_counter.slot = nullptr;
   static_cast<CounterSlot*>(slot)->in_use.store(false, std::memory_order_release);
 }
 
@@ -93,7 +89,7 @@ CounterSlot* FindFreeSlot() {
 namespace internal {
 
 CounterSlot* ClaimSlot() {
-  ThreadState& state = t_thread_state;
+  ThreadCounter& state = t_counter;
   if (state.claiming) return nullptr;  // an allocation made by the claim itself
   state.claiming = true;
   CounterSlot* slot = FindFreeSlot();
@@ -113,31 +109,11 @@ CounterSlot* ClaimSlot() {
 }  // namespace internal
 
 void UnrecordAllocation(size_t bytes) {
-  internal::CounterSlot* slot = t_thread_state.slot;
-  if (slot == nullptr) return;
-  if (!internal::CountsNow(t_thread_state)) return;
+  internal::CounterSlot* slot = t_counter.slot;
+  if (slot == nullptr || !InTimedScope()) return;
   slot->allocs.store(slot->allocs.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
   slot->bytes.store(slot->bytes.load(std::memory_order_relaxed) - bytes, std::memory_order_relaxed);
 }
-
-void BecomeRunner() {
-  LeaveTimedRegion();
-  t_thread_state.role = ThreadRole::kRunnerPaused;
-}
-
-void EnterTimedRegion() {
-  if (t_thread_state.role == ThreadRole::kRunnerTimed) return;
-  t_thread_state.role = ThreadRole::kRunnerTimed;
-  internal::g_runner_gate.timed_runners.fetch_add(1, std::memory_order_relaxed);
-}
-
-void LeaveTimedRegion() {
-  if (t_thread_state.role != ThreadRole::kRunnerTimed) return;
-  t_thread_state.role = ThreadRole::kRunnerPaused;
-  internal::g_runner_gate.timed_runners.fetch_sub(1, std::memory_order_relaxed);
-}
-
-bool InTimedRegion() { return t_thread_state.role == ThreadRole::kRunnerTimed; }
 
 AllocTotals TotalAllocations() {
   AllocTotals totals;

@@ -6,20 +6,15 @@
 // counted allocation claims a counter slot) is guarded against re-entrancy
 // because it may call into the C library.
 //
-// Which allocations count (Go's -benchmem semantics, extended to threads):
-//   * A benchmark thread ("runner": a thread running a `for (auto _ : state)`
-//     loop) counts its own allocations while its loop runs and is not paused.
-//   * Any other thread (a benchmark's own worker pool, a library's background
-//     thread) counts while at least one runner is in its unpaused loop.
-// Counts only ever grow; a run's figure is the difference of two totals taken
-// by the session around the run, when no runner is timing.
+// Which allocations count: those a thread makes while it is in the timed
+// scope (timed_scope.h). Counts only ever grow; a run's figure is the
+// difference of two totals taken by the session around the run, when no
+// runner is timing.
 //
 // Usage (session code only):
-//   collect::BecomeRunner();        // before the loop's start barrier
-//   collect::EnterTimedRegion();    // loop started or resumed
-//   ... benchmark body ...
-//   collect::LeaveTimedRegion();    // paused or finished
-//   AllocTotals t = collect::TotalAllocations();
+//   AllocTotals before = collect::TotalAllocations();
+//   ... a benchmark run (timed_scope.h marks its timed region) ...
+//   AllocTotals run = collect::TotalAllocations() - before;
 //
 // Thread-safety: every function here is thread-safe.
 #ifndef BENCHPROF_COLLECT_ALLOC_COUNTER_H_
@@ -28,6 +23,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+
+#include "collect/timed_scope.h"
 
 namespace benchprof::collect {
 
@@ -41,19 +38,6 @@ struct AllocTotals {
   }
 };
 
-// Marks the calling thread as a benchmark runner, currently not timing.
-void BecomeRunner();
-
-// The calling runner's loop starts or resumes: its allocations count, and so
-// do those of every non-runner thread.
-void EnterTimedRegion();
-
-// The calling runner's loop pauses or finishes. No-op if it was not timing.
-void LeaveTimedRegion();
-
-// True while the calling thread is a runner inside its unpaused loop.
-bool InTimedRegion();
-
 // Sum of every counted allocation of every thread, past and present.
 AllocTotals TotalAllocations();
 
@@ -66,12 +50,6 @@ constexpr bool kAllocHooksEnabled = BENCHPROF_ALLOC_HOOKS;
 
 namespace internal {
 
-enum class ThreadRole : uint8_t {
-  kOther = 0,  // not a runner: counts while any runner times
-  kRunnerTimed,
-  kRunnerPaused,
-};
-
 // One thread's counts, alone on its cache line. Only the owning thread writes
 // it; the session reads it. A slot outlives its thread and is reused by later
 // threads, so counts are never lost when a thread exits.
@@ -81,43 +59,26 @@ struct alignas(64) CounterSlot {
   std::atomic<bool> in_use{false};
 };
 
-struct ThreadState {
+struct ThreadCounter {
   CounterSlot* slot;
-  ThreadRole role;
   bool claiming;  // re-entrancy guard for ClaimSlot()
 };
 
-// __thread, not thread_local: a plain TLS variable needs no init wrapper, so
-// reading it inside malloc is a single %fs-relative load.
-extern __thread ThreadState t_thread_state __attribute__((tls_model("initial-exec")));
-
-// Number of runners in their unpaused loop. Written at loop start, pause,
-// resume and finish only; read on the allocation path of non-runner threads.
-struct alignas(64) RunnerGate {
-  std::atomic<int> timed_runners{0};
-};
-extern RunnerGate g_runner_gate;
+// __thread: see timed_scope.h.
+extern __thread ThreadCounter t_counter __attribute__((tls_model("initial-exec")));
 
 // Claims a slot for the calling thread; nullptr when re-entered or out of
 // memory. Cold path.
 CounterSlot* ClaimSlot();
 
-// Whether an allocation by the thread in `state` counts now.
-inline bool CountsNow(const ThreadState& state) {
-  return state.role == ThreadRole::kOther
-             ? g_runner_gate.timed_runners.load(std::memory_order_relaxed) > 0
-             : state.role == ThreadRole::kRunnerTimed;
-}
-
 }  // namespace internal
 
-// Counts one allocation of `bytes` requested bytes if the calling thread
-// counts now. Called by the allocator replacements after a successful
-// allocation.
+// Counts one allocation of `bytes` requested bytes if the calling thread is
+// in the timed scope. The allocator replacements call it as they forward a
+// request.
 inline void RecordAllocation(size_t bytes) {
-  internal::ThreadState& state = internal::t_thread_state;
-  if (!internal::CountsNow(state)) return;
-  internal::CounterSlot* slot = state.slot;
+  if (!InTimedScope()) return;
+  internal::CounterSlot* slot = internal::t_counter.slot;
   if (slot == nullptr && (slot = internal::ClaimSlot()) == nullptr) return;
   // Single writer: a load and a store, no locked read-modify-write.
   slot->allocs.store(slot->allocs.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);

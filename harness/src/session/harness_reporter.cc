@@ -53,6 +53,14 @@ std::vector<Run> RunAuditor::Audit(const std::vector<Run>& runs) {
     verdict = intercepted_by_instance_.emplace(instance, Intercepted(audited)).first;
   }
   for (Run& run : audited) {
+    if (auto segment = run.counters.find(kSegmentCounter); segment != run.counters.end()) {
+      const auto number = static_cast<uint32_t>(segment->second.value);
+      if (run.run_type == Run::RT_Iteration && segment_listener_ &&
+          segments_seen_.insert(number).second) {
+        segment_listener_(number, RunLabel{run.run_name.str(), static_cast<int>(run.threads)});
+      }
+      run.counters.erase(segment);
+    }
     if (!verdict->second && !run.error_occurred) {
       run.error_occurred = true;
       run.error_message = kNotInterceptedError;

@@ -20,10 +20,14 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "aggregate/cpu_profile_builder.h"
 
 namespace benchprof::session {
 
@@ -42,6 +46,12 @@ class RunAuditor {
       : requires_interception_(requires_interception),
         expect_alloc_counters_(expect_alloc_counters) {}
 
+  // Called once per reported run that carries a profile segment (the hidden
+  // counter, which Audit removes from every run).
+  void SetSegmentListener(std::function<void(uint32_t segment, const RunLabel& label)> listener) {
+    segment_listener_ = std::move(listener);
+  }
+
   // Returns `runs` as they must be reported. All runs in one call belong to
   // one benchmark instance; the verdict on an instance is taken the first
   // time it is seen (by the display reporter) and reused for the file.
@@ -59,6 +69,8 @@ class RunAuditor {
   uint64_t loop_finishes_at_last_verdict_ = 0;
   std::map<std::string, bool> intercepted_by_instance_;
   bool any_error_ = false;
+  std::function<void(uint32_t, const RunLabel&)> segment_listener_;
+  std::set<uint32_t> segments_seen_;
 };
 
 class HarnessReporter final : public benchmark::BenchmarkReporter {

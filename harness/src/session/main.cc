@@ -6,7 +6,8 @@
 //   3. the harness flags are parsed from what is left (unknown flag: exit 2)
 //   4. output paths are created as temporary files (unwritable: exit 2)
 //   5. self-test of the timed-loop interception (when a figure depends on it)
-//   6. one RunSpecifiedBenchmarks() call, then output files move into place.
+//   6. profilers start; one RunSpecifiedBenchmarks() call; profiles are
+//      written and output files move into place.
 #include "benchprof/main.h"
 
 #include <benchmark/benchmark.h>
@@ -23,6 +24,7 @@
 #include "cli/help.h"
 #include "collect/alloc_counter.h"
 #include "common/atomic_file.h"
+#include "session/cpu_profile.h"
 #include "session/harness_reporter.h"
 #include "session/loop_hooks.h"
 #include "session/timed_loop.h"
@@ -48,18 +50,24 @@ int Fail(const std::string& program, const std::string& message, int exit_code) 
   return exit_code;
 }
 
+bool NeedsInterception(const cli::Options& options) {
+  return options.benchmem || !options.cpuprofile.empty();
+}
+
 // Checks that the interception every requested figure depends on is live.
 Status SelfTest(const cli::Options& options) {
+  if (!NeedsInterception(options)) return Status();
+  if (!session::LoopHooksAreLinked()) {
+    return Status::Error(
+        "self-test failed: this executable was not linked with benchprof::main's --wrap "
+        "options, so timed loops cannot be observed; refusing to report allocation figures or "
+        "profiles");
+  }
   if (!options.benchmem) return Status();
   if (!collect::kAllocHooksEnabled) {
     return Status::Error(
         "--benchmem: this build does not count allocations (configured with "
         "BENCHPROF_ALLOC_HOOKS=OFF, as sanitizer builds are)");
-  }
-  if (!session::LoopHooksAreLinked()) {
-    return Status::Error(
-        "self-test failed: this executable was not linked with benchprof::main's --wrap "
-        "options, so timed loops cannot be observed; refusing to report allocation figures");
   }
   return Status();
 }
@@ -107,16 +115,35 @@ int Main(int argc, char** argv) {
     benchmark::FLAGS_benchmark_out = result_file->temp_path();
   }
 
+  std::unique_ptr<session::CpuProfile> cpu_profile;
+  if (!options->cpuprofile.empty()) {
+    StatusOr<AtomicFile> created = AtomicFile::Create(options->cpuprofile);
+    if (!created.ok()) {
+      return Fail(program, "--cpuprofile: " + created.status().message(), kExitUsage);
+    }
+    cpu_profile = std::make_unique<session::CpuProfile>(std::move(created).value(),
+                                                        options->cpuprofile_rate);
+  }
+
   if (Status tested = SelfTest(*options); !tested.ok()) {
     return Fail(program, tested.message(), kExitHarnessFailure);
   }
 
-  session::ConfigureTimedLoop({.publish_alloc_counters = options->benchmem});
+  session::ConfigureTimedLoop({.publish_alloc_counters = options->benchmem,
+                               .label_profile_segments = cpu_profile != nullptr});
   benchmark::AddCustomContext("benchprof_version", BENCHPROF_VERSION);
   benchmark::AddCustomContext("benchprof_benchmem", options->benchmem ? "true" : "false");
 
-  session::RunAuditor auditor(/*requires_interception=*/options->benchmem,
+  session::RunAuditor auditor(/*requires_interception=*/NeedsInterception(*options),
                               /*expect_alloc_counters=*/options->benchmem);
+  if (cpu_profile) {
+    auditor.SetSegmentListener([&](uint32_t segment, const RunLabel& label) {
+      cpu_profile->NoteReportedRun(segment, label);
+    });
+    if (Status started = cpu_profile->Start(); !started.ok()) {
+      return Fail(program, started.message(), kExitHarnessFailure);
+    }
+  }
   session::HarnessReporter display(benchmark::CreateDefaultDisplayReporter(), auditor);
   std::unique_ptr<session::HarnessReporter> file;
   if (result_file) {
@@ -129,6 +156,11 @@ int Main(int argc, char** argv) {
 
   // The library has said which filter matched nothing.
   if (matched == 0) return kExitNoBenchmarkMatched;
+  if (cpu_profile && !benchmark::FLAGS_benchmark_list_tests) {
+    if (Status written = cpu_profile->Finish(); !written.ok()) {
+      return Fail(program, written.message(), kExitHarnessFailure);
+    }
+  }
   if (const uint64_t lost = collect::UncountedAllocations(); lost > 0 && options->benchmem) {
     std::fprintf(stderr,
                  "%s: warning: %llu allocations could not be counted (no memory for counter "

@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "collect/alloc_counter.h"
+#include "collect/cpu_sampler.h"
 
 namespace benchprof::session {
 namespace {
@@ -13,6 +14,7 @@ TimedLoopSettings g_settings;
 
 // Written and read by thread 0 only (the main thread runs every run's thread 0).
 collect::AllocTotals g_totals_at_run_start;
+uint32_t g_segment = 0;
 
 std::atomic<uint64_t> g_loops_finished{0};
 
@@ -33,8 +35,12 @@ uint64_t LoopsFinished() { return g_loops_finished.load(std::memory_order_relaxe
 
 void BeforeLoopStart(benchmark::State& state) {
   collect::BecomeRunner();
-  // Before the start barrier: no runner of this run is timing yet.
-  if (state.thread_index() == 0) g_totals_at_run_start = collect::TotalAllocations();
+  // Before the start barrier: no runner of this run is timing yet, and every
+  // runner sees the new segment once it passes the barrier.
+  if (state.thread_index() == 0) {
+    g_totals_at_run_start = collect::TotalAllocations();
+    if (g_settings.label_profile_segments) collect::SetSampleSegment(++g_segment);
+  }
 }
 
 void AfterLoopStart(benchmark::State& state) {
@@ -48,6 +54,10 @@ void BeforeLoopFinish(benchmark::State&) {
 }
 
 void AfterLoopFinish(benchmark::State& state) {
+  if (g_settings.label_profile_segments && state.thread_index() == 0) {
+    // Only thread 0 sets it, so the library's sum over threads is exact.
+    state.counters[kSegmentCounter] = benchmark::Counter(static_cast<double>(g_segment));
+  }
   if (!g_settings.publish_alloc_counters) return;
   // After the finish barrier: every runner has left its timed region.
   const collect::AllocTotals run_totals = state.thread_index() == 0

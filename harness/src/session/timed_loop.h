@@ -31,9 +31,15 @@ namespace benchprof::session {
 inline constexpr char kAllocsPerOpCounter[] = "allocs/op";
 inline constexpr char kBytesPerOpCounter[] = "B/op";
 
+// A hidden counter: the number of the run's last profile segment (see
+// cpu_profile.h). The reporter removes it before anything is printed.
+inline constexpr char kSegmentCounter[] = "benchprof_segment";
+
 struct TimedLoopSettings {
   // Publish allocs/op and B/op on every run.
   bool publish_alloc_counters = false;
+  // Give every run a profile segment and publish it as kSegmentCounter.
+  bool label_profile_segments = false;
 };
 
 // Sets what the hooks do. Call before RunSpecifiedBenchmarks.

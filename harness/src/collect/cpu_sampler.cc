@@ -1,0 +1,276 @@
+// ASYNC-SIGNAL-SAFE: OnSigprof() and RecordSample() run in a SIGPROF handler
+// on any thread, possibly inside malloc. They take no lock, never allocate,
+// call only unw_backtrace (warmed up on the thread before its timer is armed,
+// and guarded against re-entry by t_unwinding) and lock-free atomics, and
+// preserve errno. Everything else here runs on ordinary threads.
+//
+// Shared state and who changes it:
+//   g_running        set by Start/Stop; the handler samples only while set.
+//   g_handlers_busy  incremented before and decremented after the handler's
+//                    work; Stop waits for zero after clearing g_running, so
+//                    the buffer is quiet when it is read.
+//   g_buffer         mapped by Start; handlers reserve records with one
+//                    fetch_add on g_buffer_used, then fill them.
+//   g_timers         one entry per armed thread, claimed and released with
+//                    compare-and-swap (a thread deletes its own timer when it
+//                    ends; Stop deletes the rest).
+#include "collect/cpu_sampler.h"
+
+#define UNW_LOCAL_ONLY
+#include <errno.h>
+#include <libunwind.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+#include <atomic>
+#include <cstring>
+#include <string>
+
+#include "collect/timed_scope.h"
+
+namespace benchprof::collect {
+namespace {
+
+// Room for about a million 64-frame samples; untouched pages cost nothing.
+constexpr size_t kBufferBytes = size_t{1} << 30;
+constexpr size_t kBufferWords = kBufferBytes / sizeof(uintptr_t);
+// A record: [depth | segment << 32] [weight] [depth addresses].
+constexpr size_t kHeaderWords = 2;
+// The handler's own frames above the interrupted one (handler, its caller
+// in the kernel trampoline) plus slack.
+constexpr int kHandlerFrames = 8;
+constexpr int kMaxTimers = 4096;
+
+enum TimerState : int { kFree = 0, kLive = 1, kBusy = 2 };
+
+struct TimerEntry {
+  std::atomic<int> state{kFree};
+  timer_t timer{};
+};
+
+// A thread's timer belongs to one run of the sampler: after a Stop and a new
+// Start, an index left in a thread's TLS is stale.
+std::atomic<uint32_t> g_generation{0};
+
+std::atomic<bool> g_running{false};
+std::atomic<int> g_handlers_busy{0};
+std::atomic<uint32_t> g_segment{0};
+int64_t g_period_ns = 0;
+bool g_handler_installed = false;
+
+uintptr_t* g_buffer = nullptr;
+std::atomic<size_t> g_buffer_used{0};
+
+std::atomic<uint64_t> g_recorded{0};
+std::atomic<uint64_t> g_dropped_buffer_full{0};
+std::atomic<uint64_t> g_dropped_reentrant{0};
+std::atomic<uint64_t> g_truncated{0};
+
+TimerEntry g_timers[kMaxTimers];
+
+__thread int t_timer_index __attribute__((tls_model("initial-exec"))) = -1;
+__thread uint32_t t_timer_generation __attribute__((tls_model("initial-exec"))) = 0;
+// Set while this thread runs libunwind; a SIGPROF then must not unwind again.
+__thread bool t_unwinding __attribute__((tls_model("initial-exec"))) = false;
+
+// Async-signal-safe.
+void RecordSample(const siginfo_t* info, void* context) {
+  const uint64_t weight = 1 + static_cast<uint64_t>(info->si_overrun > 0 ? info->si_overrun : 0);
+  if (t_unwinding) {
+    g_dropped_reentrant.fetch_add(weight, std::memory_order_relaxed);
+    return;
+  }
+  void* frames[kMaxSampledFrames + kHandlerFrames];
+  t_unwinding = true;
+  const int captured = unw_backtrace(frames, kMaxSampledFrames + kHandlerFrames);
+  t_unwinding = false;
+
+  // libunwind 1.6 has no unw_backtrace2: drop the handler's frames, which
+  // come before the interrupted instruction.
+  const auto pc = static_cast<uintptr_t>(
+      static_cast<const ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
+  int first = 0;
+  while (first < captured && reinterpret_cast<uintptr_t>(frames[first]) != pc) ++first;
+  const uintptr_t* stack;
+  size_t depth;
+  if (first < captured) {
+    stack = reinterpret_cast<const uintptr_t*>(frames + first);
+    depth = static_cast<size_t>(captured - first);
+    if (depth > static_cast<size_t>(kMaxSampledFrames)) depth = kMaxSampledFrames;
+  } else {
+    stack = &pc;
+    depth = 1;
+    g_truncated.fetch_add(weight, std::memory_order_relaxed);
+  }
+
+  const size_t words = kHeaderWords + depth;
+  const size_t start = g_buffer_used.fetch_add(words, std::memory_order_relaxed);
+  if (start + words > kBufferWords) {
+    g_dropped_buffer_full.fetch_add(weight, std::memory_order_relaxed);
+    return;
+  }
+  uintptr_t* record = g_buffer + start;
+  record[0] = depth | (static_cast<uintptr_t>(g_segment.load(std::memory_order_relaxed)) << 32);
+  record[1] = weight;
+  for (size_t i = 0; i < depth; ++i) record[kHeaderWords + i] = stack[i];
+  g_recorded.fetch_add(weight, std::memory_order_relaxed);
+}
+
+// Async-signal-safe.
+void OnSigprof(int, siginfo_t* info, void* context) {
+  const int saved_errno = errno;
+  g_handlers_busy.fetch_add(1, std::memory_order_seq_cst);
+  // SI_TIMER: only our per-thread timers, never a process-wide setitimer,
+  // so no thread's CPU time is counted twice.
+  if (g_running.load(std::memory_order_seq_cst) && info->si_code == SI_TIMER &&
+      InTimedScope()) {
+    RecordSample(info, context);
+  }
+  g_handlers_busy.fetch_sub(1, std::memory_order_seq_cst);
+  errno = saved_errno;
+}
+
+// Uniform in [1, period]: threads that run for less than a period are still
+// sampled in proportion to their CPU time.
+int64_t RandomFirstExpiry() {
+  uint64_t x = __rdtsc() ^ (static_cast<uint64_t>(gettid()) << 32);
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return 1 + static_cast<int64_t>(x % static_cast<uint64_t>(g_period_ns));
+}
+
+void DeleteTimer(TimerEntry& entry) {
+  int live = kLive;
+  if (entry.state.compare_exchange_strong(live, kBusy)) {
+    timer_delete(entry.timer);
+    entry.state.store(kFree);
+  }
+}
+
+}  // namespace
+
+Status StartCpuSampler(int hz) {
+  if (g_running.load()) return Status::Error("the CPU profiler is already running");
+  if (hz < 1 || hz > 10000) return Status::Error("sampling rate must be 1 to 10000 Hz");
+
+  if (g_buffer != nullptr) munmap(g_buffer, kBufferBytes);
+  void* buffer = mmap(nullptr, kBufferBytes, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (buffer == MAP_FAILED) {
+    g_buffer = nullptr;
+    return Status::Error(std::string("cannot map the sample buffer: ") + std::strerror(errno));
+  }
+  g_buffer = static_cast<uintptr_t*>(buffer);
+  g_buffer_used.store(0);
+  g_recorded.store(0);
+  g_dropped_buffer_full.store(0);
+  g_dropped_reentrant.store(0);
+  g_truncated.store(0);
+  g_period_ns = 1'000'000'000 / hz;
+  g_generation.fetch_add(1);
+
+  if (!g_handler_installed) {
+    // Stays installed after Stop (it does nothing then): a signal still
+    // pending when the profile stops must not meet SIGPROF's default
+    // action, which ends the process.
+    struct sigaction action;
+    std::memset(&action, 0, sizeof action);
+    action.sa_sigaction = &OnSigprof;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    if (sigaction(SIGPROF, &action, nullptr) != 0) {
+      return Status::Error(std::string("cannot install the SIGPROF handler: ") +
+                           std::strerror(errno));
+    }
+    g_handler_installed = true;
+  }
+  g_running.store(true);
+  RegisterCurrentThread();
+  return Status();
+}
+
+void StopCpuSampler() {
+  if (!g_running.exchange(false)) return;
+  for (TimerEntry& entry : g_timers) DeleteTimer(entry);
+  while (g_handlers_busy.load() != 0) sched_yield();
+}
+
+bool CpuSamplerRunning() { return g_running.load(std::memory_order_relaxed); }
+
+void SetSampleSegment(uint32_t segment) { g_segment.store(segment, std::memory_order_relaxed); }
+
+bool HasCurrentTimer() {
+  return t_timer_index >= 0 && t_timer_generation == g_generation.load();
+}
+
+void RegisterCurrentThread() {
+  if (!g_running.load() || HasCurrentTimer()) return;
+  // The first unw_backtrace on a thread sets up libunwind's per-thread
+  // cache (pthread_once, mmap): not something to do inside the handler.
+  void* warm_up[kHandlerFrames];
+  t_unwinding = true;
+  unw_backtrace(warm_up, kHandlerFrames);
+  t_unwinding = false;
+
+  for (int i = 0; i < kMaxTimers; ++i) {
+    TimerEntry& entry = g_timers[i];
+    int free_state = kFree;
+    if (!entry.state.compare_exchange_strong(free_state, kBusy)) continue;
+    struct sigevent event;
+    std::memset(&event, 0, sizeof event);
+    event.sigev_notify = SIGEV_THREAD_ID;
+    event.sigev_signo = SIGPROF;
+    event._sigev_un._tid = gettid();
+    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &entry.timer) != 0) {
+      entry.state.store(kFree);
+      return;
+    }
+    const int64_t first = RandomFirstExpiry();
+    struct itimerspec spec;
+    spec.it_interval.tv_sec = g_period_ns / 1'000'000'000;
+    spec.it_interval.tv_nsec = g_period_ns % 1'000'000'000;
+    spec.it_value.tv_sec = first / 1'000'000'000;
+    spec.it_value.tv_nsec = first % 1'000'000'000;
+    timer_settime(entry.timer, 0, &spec, nullptr);
+    entry.state.store(kLive);
+    t_timer_index = i;
+    t_timer_generation = g_generation.load();
+    // Stop may have swept the table while this entry was being set up.
+    if (!g_running.load()) UnregisterCurrentThread();
+    return;
+  }
+}
+
+void UnregisterCurrentThread() {
+  // A stale index: Stop deleted that timer, and the entry may be another
+  // thread's now.
+  if (HasCurrentTimer()) DeleteTimer(g_timers[t_timer_index]);
+  t_timer_index = -1;
+}
+
+void ForEachCpuSample(const std::function<void(const CpuSample&)>& visit) {
+  if (g_buffer == nullptr) return;
+  const size_t used = std::min(g_buffer_used.load(), kBufferWords);
+  size_t at = 0;
+  while (at + kHeaderWords <= used) {
+    const uintptr_t* record = g_buffer + at;
+    const size_t depth = record[0] & 0xffffffffu;
+    if (depth == 0 || at + kHeaderWords + depth > used) break;  // never written
+    visit(CpuSample{static_cast<uint32_t>(record[0] >> 32), static_cast<uint32_t>(record[1]),
+                    std::span<const uintptr_t>(record + kHeaderWords, depth)});
+    at += kHeaderWords + depth;
+  }
+}
+
+CpuSamplerStats GetCpuSamplerStats() {
+  return {g_recorded.load(), g_dropped_buffer_full.load(), g_dropped_reentrant.load(),
+          g_truncated.load()};
+}
+
+}  // namespace benchprof::collect

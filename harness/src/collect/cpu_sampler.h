@@ -1,0 +1,93 @@
+// CPU sampler: the collector behind --cpuprofile.
+//
+// Every sampled thread owns a timer on its own CPU clock (timer_create with
+// SIGEV_THREAD_ID, first expiry uniform in (0, period], as Go does), so busy
+// threads are sampled in proportion to the CPU they use, however many there
+// are. The SIGPROF handler keeps only samples taken in the timed scope
+// (timed_scope.h), unwinds the interrupted stack with libunwind, and appends
+// it with the current segment (the benchmark run it belongs to) and a weight
+// of 1 + the timer's overrun (the kernel delivers at most one signal per
+// tick, so missed expirations are carried as weight and CPU totals stay
+// exact) to one preallocated buffer. Nothing is aggregated or symbolized
+// until sampling stops.
+//
+// Threads: the thread that starts the sampler is armed at once; threads
+// started later arm themselves when they begin (thread_hooks.cc wraps
+// pthread_create). Threads already running at start are not sampled.
+//
+// Samples are never silently lost: a full buffer, a signal that arrives while
+// the thread is already unwinding, or an unwind that cannot find the
+// interrupted frame is counted in CpuSamplerStats, for the profile to show.
+//
+//   collect::StartCpuSampler(100);
+//   collect::SetSampleSegment(1);
+//   ... benchmark runs ...
+//   collect::StopCpuSampler();
+//   collect::ForEachCpuSample([](const collect::CpuSample& s) { ... });
+//
+// Thread-safety: Start/Stop/ForEach from one thread (the session's);
+// SetSampleSegment and the thread registration functions are thread-safe.
+#ifndef BENCHPROF_COLLECT_CPU_SAMPLER_H_
+#define BENCHPROF_COLLECT_CPU_SAMPLER_H_
+
+#include <cstdint>
+#include <functional>
+#include <span>
+
+#include "common/status.h"
+
+namespace benchprof::collect {
+
+// Deepest stack recorded; deeper stacks keep their innermost frames.
+inline constexpr int kMaxSampledFrames = 128;
+
+// Installs the SIGPROF handler, maps the sample buffer and arms the calling
+// thread's timer at `hz` samples per CPU-second. Fails if the sampler runs
+// already, `hz` is not in [1, 10000], or the system refuses a resource.
+Status StartCpuSampler(int hz);
+
+// Stops sampling: no sample is taken after it returns, every timer is
+// deleted, and the buffer stays readable until the next start. No-op if the
+// sampler is not running.
+void StopCpuSampler();
+
+// True between StartCpuSampler() and StopCpuSampler().
+bool CpuSamplerRunning();
+
+// Labels the samples taken from now on, on every thread. Async-signal-safe.
+void SetSampleSegment(uint32_t segment);
+
+// Arms a timer for the calling thread if the sampler runs (after warming up
+// the unwinder on this thread, which is not safe to do inside the handler).
+// Called for every new thread by thread_hooks.cc.
+void RegisterCurrentThread();
+
+// Deletes the calling thread's timer, if it has one. Called when a thread
+// started through pthread_create returns.
+void UnregisterCurrentThread();
+
+// One recorded sample.
+struct CpuSample {
+  uint32_t segment;
+  uint32_t weight;  // 1 + timer overrun
+  // stack[0] is the interrupted instruction; the rest are return addresses,
+  // innermost first.
+  std::span<const uintptr_t> stack;
+};
+
+// Calls `visit` for every sample recorded by the last run of the sampler.
+// REQUIRES: the sampler is stopped.
+void ForEachCpuSample(const std::function<void(const CpuSample&)>& visit);
+
+// What the last run of the sampler saw, in samples (weights included).
+struct CpuSamplerStats {
+  uint64_t recorded = 0;
+  uint64_t dropped_buffer_full = 0;
+  uint64_t dropped_reentrant = 0;  // the thread was already unwinding
+  uint64_t truncated = 0;          // recorded as the leaf alone: unwinding failed
+};
+CpuSamplerStats GetCpuSamplerStats();
+
+}  // namespace benchprof::collect
+
+#endif  // BENCHPROF_COLLECT_CPU_SAMPLER_H_

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <gtest/gtest.h>
+#include <sys/time.h>
 #include <time.h>
 
 #include <atomic>
@@ -106,6 +107,26 @@ TEST_F(CpuSamplerTest, ThreadsStartedLaterAreSampledInProportionToTheirCpuTime) 
   const CpuSamplerStats stats = GetCpuSamplerStats();
   EXPECT_EQ(stats.dropped_buffer_full, 0u);
   EXPECT_EQ(stats.dropped_reentrant, 0u);
+}
+
+TEST_F(CpuSamplerTest, AProcessWideTimerAlongsideDoesNotDoubleCount) {
+  constexpr int kHz = 100;
+  // Someone else's setitimer(ITIMER_PROF) at the same rate: its signals
+  // (si_code SI_KERNEL) must not become samples.
+  itimerval process_timer{{0, 1'000'000 / kHz}, {0, 1'000'000 / kHz}};
+  ASSERT_EQ(setitimer(ITIMER_PROF, &process_timer, nullptr), 0);
+  ASSERT_TRUE(StartCpuSampler(kHz).ok());
+  BecomeRunner();
+  EnterTimedRegion();
+  const int64_t start = ThreadCpuNanos();
+  SpinCheckingErrno(600'000'000, 0);
+  const int64_t cpu_nanos = ThreadCpuNanos() - start;
+  LeaveTimedRegion();
+  StopCpuSampler();
+  itimerval off{};
+  setitimer(ITIMER_PROF, &off, nullptr);
+  const double expected = static_cast<double>(cpu_nanos) * kHz / 1e9;  // ~60
+  EXPECT_NEAR(static_cast<double>(SampleCount()), expected, expected * 0.1);
 }
 
 TEST_F(CpuSamplerTest, StacksReachTheCallersOfTheInterruptedFunction) {

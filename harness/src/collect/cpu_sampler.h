@@ -85,6 +85,10 @@ struct CpuSamplerStats {
   uint64_t dropped_buffer_full = 0;
   uint64_t dropped_reentrant = 0;  // the thread was already unwinding
   uint64_t truncated = 0;          // recorded as the leaf alone: unwinding failed
+  // Signals that took a sample, and the time spent from handler entry until
+  // each record was stored (not counting the kernel's delivery).
+  uint64_t signals_handled = 0;
+  uint64_t handler_nanos = 0;
 };
 CpuSamplerStats GetCpuSamplerStats();
 

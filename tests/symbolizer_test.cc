@@ -1,7 +1,10 @@
 #include "aggregate/symbolizer.h"
 
 #include <dlfcn.h>
+#include <dwarf.h>
 #include <elf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,7 +21,11 @@
 #include <string_view>
 #include <vector>
 
+#include "aggregate/elf_symbol_table.h"
+#include "aggregate/function_name.h"
+#include "aggregate/inline_index.h"
 #include "aggregate/module_map.h"
+#include "aggregate/object_file.h"
 
 // Functions at known lines, symbolized by the tests below. This file is
 // compiled -O2 -g like the benchmarks. RecordCaller() notes the address of
@@ -523,6 +530,116 @@ TEST(FunctionNameTest, ShortFunctionNameDemangles) {
   EXPECT_EQ(ShortFunctionName("_Z3foov.constprop.0"), "foo");
   EXPECT_EQ(ShortFunctionName("main"), "main");
   EXPECT_EQ(ShortFunctionName("_Znot_a_mangled_name"), "_Znot_a_mangled_name");
+}
+
+TEST(FunctionNameTest, WithoutCloneSuffixKeepsOnlyTheMangledName) {
+  EXPECT_EQ(WithoutCloneSuffix("_Z3fooi.constprop.0"), "_Z3fooi");
+  EXPECT_EQ(WithoutCloneSuffix("_Z3fooi.cold"), "_Z3fooi");
+  EXPECT_EQ(WithoutCloneSuffix("_Z3fooi"), "_Z3fooi");
+  EXPECT_EQ(WithoutCloneSuffix("main.cold"), "main.cold");
+  EXPECT_EQ(WithoutCloneSuffix(""), "");
+}
+
+// ---- The pieces under the symbolizer ----
+
+// The main executable's segment, opened as the symbolizer opens it.
+Dwfl_Module* OpenMainExecutable(internal::ObjectFile& file) {
+  const std::vector<LoadedModule> modules = LoadedModules();
+  return modules.empty() ? nullptr : file.Open(modules[0]);
+}
+
+TEST(ObjectFileTest, OpensTheMainExecutableAtRuntimeAddresses) {
+  internal::ObjectFile file;
+  Dwfl_Module* module = OpenMainExecutable(file);
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(file.module(), module);
+  Dwarf_Addr low = 0, high = 0;
+  dwfl_module_info(module, nullptr, &low, &high, nullptr, nullptr, nullptr, nullptr);
+  const uint64_t entry = AddressOf(reinterpret_cast<const void*>(&NoinlineFunction));
+  EXPECT_LE(low, entry);
+  EXPECT_LT(entry, high);
+}
+
+TEST(ObjectFileTest, RefusesAFileWhoseBuildIdChanged) {
+  LoadedModule main = LoadedModules().at(0);
+  main.build_id = std::string(40, '0');
+  internal::ObjectFile file;
+  EXPECT_EQ(file.Open(main), nullptr);
+  EXPECT_EQ(file.module(), nullptr);
+}
+
+TEST(ElfSymbolTableTest, FindsFunctionsByAnyAddressInside) {
+  internal::ObjectFile file;
+  Dwfl_Module* module = OpenMainExecutable(file);
+  ASSERT_NE(module, nullptr);
+  internal::ElfSymbolTable symbols;
+  symbols.Build(module);
+  const uint64_t entry = AddressOf(reinterpret_cast<const void*>(&NoinlineFunction));
+  const char* name = symbols.Find(entry);
+  ASSERT_NE(name, nullptr);
+  EXPECT_STREQ(name, "_ZN9benchprof23symbolizer_test_targets16NoinlineFunctionEi");
+  NoinlineFunction(1);  // g_caller_pc: inside, past the entry
+  EXPECT_STREQ(symbols.Find(g_caller_pc), name);
+  EXPECT_EQ(symbols.Find(0), nullptr);
+}
+
+TEST(ElfSymbolTableTest, AliasesGetTheShortGlobalName) {
+  // glibc's malloc is also __libc_malloc and __malloc, at the same address.
+  void* libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+  ASSERT_NE(libc, nullptr);
+  const uint64_t malloc_entry = AddressOf(dlsym(libc, "malloc"));
+  dlclose(libc);
+  const std::vector<LoadedModule> modules = LoadedModules();
+  const LoadedModule* module = FindModule(modules, malloc_entry);
+  ASSERT_NE(module, nullptr);
+  internal::ObjectFile file;
+  ASSERT_NE(file.Open(*module), nullptr);
+  internal::ElfSymbolTable symbols;
+  symbols.Build(file.module());
+  const char* name = symbols.Find(malloc_entry);
+  ASSERT_NE(name, nullptr);
+  EXPECT_STREQ(name, "malloc");
+}
+
+TEST(InlineIndexTest, InnermostNodeClimbsToTheOutOfLineFunction) {
+  internal::ObjectFile file;
+  Dwfl_Module* module = OpenMainExecutable(file);
+  ASSERT_NE(module, nullptr);
+  OuterFunction(2);  // g_caller_pc: InlinedFunction's call, inlined into OuterFunction
+  Dwarf_Addr bias = 0;
+  Dwarf_Die* cu_die = dwfl_module_addrdie(module, g_caller_pc, &bias);
+  ASSERT_NE(cu_die, nullptr);
+  internal::InlineIndex unit(*cu_die);
+  auto name_of = [&unit](int32_t index) -> std::string {
+    Dwarf_Die die = unit.node(index).die;
+    Dwarf_Attribute attr;
+    const char* name = dwarf_formstring(dwarf_attr_integrate(&die, DW_AT_name, &attr));
+    return name != nullptr ? name : "";
+  };
+  const int32_t inner = unit.Innermost(g_caller_pc - bias);
+  ASSERT_GE(inner, 0);
+  ASSERT_LT(static_cast<size_t>(inner), unit.node_count());
+  EXPECT_FALSE(unit.node(inner).is_subprogram);
+  EXPECT_EQ(name_of(inner), "InlinedFunction");
+  const int32_t outer = unit.node(inner).parent;
+  ASSERT_GE(outer, 0);
+  ASSERT_LT(outer, inner);
+  EXPECT_TRUE(unit.node(outer).is_subprogram);
+  EXPECT_EQ(name_of(outer), "OuterFunction");
+  EXPECT_EQ(unit.Innermost(0), -1);
+
+  // The subprogram's declaration scopes: namespace symbolizer_test_targets
+  // inside namespace benchprof inside the unit.
+  Dwarf_Die outer_die = unit.node(outer).die;
+  Dwarf_Attribute attr;
+  Dwarf_Die declaration;
+  Dwarf_Attribute* spec = dwarf_attr(&outer_die, DW_AT_specification, &attr);
+  if (spec == nullptr || dwarf_formref_die(spec, &declaration) == nullptr) declaration = outer_die;
+  const int32_t scope = unit.ScopeOfSubprogram(dwarf_dieoffset(&declaration));
+  ASSERT_GE(scope, 0);
+  Dwarf_Die scope_die = unit.scope(scope).die;
+  EXPECT_STREQ(dwarf_diename(&scope_die), "symbolizer_test_targets");
+  EXPECT_EQ(unit.ScopeOfSubprogram(0), internal::InlineIndex::kNoScope);
 }
 
 // ---- Throughput (prints, never asserts on time) ----

@@ -7,15 +7,19 @@
 // main executable's and every shared library's symbol table and DWARF
 // through libdw, and is built for thousands of addresses:
 //   * one sorted symbol table per object, built on first use (libdw's own
-//     address-to-symbol lookup is a linear scan);
+//     address-to-symbol lookup is a linear scan): elf_symbol_table.h;
 //   * one inline-range index per compilation unit, built on first use by a
 //     single walk of the unit's DIEs (dwarf_getscopes rescans the whole unit
-//     on every call, ~10 ms per address on template-heavy code);
+//     on every call, ~10 ms per address on template-heavy code):
+//     inline_index.h;
 //   * every answer memoized by address.
+// Each object is opened in a libdwfl session of its own (object_file.h).
 // Separate debug files are found by build id under /usr/lib/debug (and
 // through .gnu_debuglink beside the object, checked by build id); debuginfod
 // is never asked, whatever DEBUGINFOD_URLS says, so stopping a profile can
-// never wait on the network.
+// never wait on the network (debug_file_finder.h). Names are shortened by
+// ShortFunctionName (function_name.h, included here for this header's
+// users).
 //
 //   Symbolizer symbolizer(LoadedModules());
 //   for (const SymbolizedFrame& frame : symbolizer.Symbolize(pc)) {
@@ -34,9 +38,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "aggregate/function_name.h"  // part of this header's API
 #include "aggregate/module_map.h"
 
 namespace benchprof {
@@ -122,18 +126,6 @@ class Symbolizer {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
-
-// A symbol name as pprof should show it: demangles an Itanium C++ name
-// ("_Z...") with abi::__cxa_demangle, then applies FunctionNameFromDemangled.
-// Other names (C functions, names that do not demangle) are returned as is.
-std::string ShortFunctionName(const std::string& symbol);
-
-// Strips from a demangled function signature its return type, parameter
-// list, trailing cv/ref qualifiers and " [clone .xyz]" suffixes, keeping
-// scopes and template arguments: "void ns::f<int>(int) const" -> "ns::f<int>".
-// Knows that operator(), operator< and friends are names, not brackets.
-// Text that is not a function signature comes back unchanged.
-std::string FunctionNameFromDemangled(std::string_view demangled);
 
 }  // namespace benchprof
 

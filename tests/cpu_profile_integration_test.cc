@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "collect/cpu_sampler.h"
 #include "encode/pprof_reader.h"
 #include "support/subprocess.h"
 
@@ -24,6 +25,9 @@ using testing::TempDir;
 class CpuProfileIntegrationTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    if (!collect::kCpuSamplerSupported) {
+      GTEST_SKIP() << "no CPU profiler under ThreadSanitizer";
+    }
     if (std::string(GO_PATH).empty()) {
       GTEST_SKIP() << "go tool pprof is missing: install golang-go (ci/setup-debian does)";
     }

@@ -52,6 +52,9 @@ uint64_t SampleCount() {
 
 class CpuSamplerTest : public ::testing::Test {
  protected:
+  void SetUp() override {
+    if (!kCpuSamplerSupported) GTEST_SKIP() << "no CPU profiler under ThreadSanitizer";
+  }
   void TearDown() override {
     LeaveTimedRegion();
     StopCpuSampler();

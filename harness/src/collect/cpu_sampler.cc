@@ -166,6 +166,10 @@ void DeleteTimer(TimerEntry& entry) {
 }  // namespace
 
 Status StartCpuSampler(int hz) {
+  if (!kCpuSamplerSupported) {
+    return Status::Error(
+        "this build (ThreadSanitizer) cannot profile CPU: the sanitizer delays signals");
+  }
   if (g_running.load()) return Status::Error("the CPU profiler is already running");
   if (hz < 1 || hz > 10000) return Status::Error("sampling rate must be 1 to 10000 Hz");
 

@@ -38,12 +38,22 @@
 
 namespace benchprof::collect {
 
+// ThreadSanitizer delays signals until the thread reaches one of its own
+// interception points, so a sample would not show the interrupted code: TSan
+// builds have no CPU profiler.
+#if defined(__SANITIZE_THREAD__)
+inline constexpr bool kCpuSamplerSupported = false;
+#else
+inline constexpr bool kCpuSamplerSupported = true;
+#endif
+
 // Deepest stack recorded; deeper stacks keep their innermost frames.
 inline constexpr int kMaxSampledFrames = 128;
 
 // Installs the SIGPROF handler, maps the sample buffer and arms the calling
 // thread's timer at `hz` samples per CPU-second. Fails if the sampler runs
-// already, `hz` is not in [1, 10000], or the system refuses a resource.
+// already, `hz` is not in [1, 10000], the build cannot sample
+// (!kCpuSamplerSupported), or the system refuses a resource.
 Status StartCpuSampler(int hz);
 
 // Stops sampling: no sample is taken after it returns, every timer is

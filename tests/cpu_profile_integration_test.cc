@@ -4,6 +4,7 @@
 // profiles with) and with benchprof's own decoder.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -166,6 +167,32 @@ TEST_F(CpuProfileIntegrationTest, HeaderFollowsGoAndMapsTheExecutableFirst) {
   for (const ProfileSample& sample : profile.samples) {
     EXPECT_EQ(sample.values.at(1), sample.values.at(0) * profile.period);
   }
+}
+
+TEST_F(CpuProfileIntegrationTest, StacksReachTheBenchmarkThroughCodeWithoutFramePointers) {
+  const ProfileData profile =
+      Decode(Profile(CPU_FIXTURE_BENCH_PATH, {"--benchmark_filter=BM_QsortCompare"}));
+  auto function_names = [&](const ProfileSample& sample) {
+    std::vector<std::string> names;
+    for (size_t location : sample.location_indexes) {
+      for (const ProfileLine& line : profile.locations.at(location).lines) {
+        names.push_back(profile.functions.at(line.function_index).name);
+      }
+    }
+    return names;
+  };
+  int64_t in_compare = 0, complete = 0;
+  for (const ProfileSample& sample : profile.samples) {
+    const std::vector<std::string> names = function_names(sample);
+    auto compare = std::find(names.begin(), names.end(), "cpu_fixture::SlowCompare");
+    if (compare == names.end()) continue;
+    in_compare += sample.values.at(0);
+    auto benchmark = std::find(compare, names.end(), "cpu_fixture::BM_QsortCompare");
+    // glibc's sort (msort_with_tmp, qsort_r) lies between the two.
+    if (benchmark != names.end() && benchmark - compare > 1) complete += sample.values.at(0);
+  }
+  ASSERT_GT(in_compare, 20);
+  EXPECT_EQ(complete, in_compare);
 }
 
 TEST_F(CpuProfileIntegrationTest, ElvisAlgOneListsItsSourceLines) {

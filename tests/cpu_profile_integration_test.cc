@@ -89,8 +89,8 @@ const ProfileLabel* FindLabel(const ProfileSample& sample, const std::string& ke
 
 TEST_F(CpuProfileIntegrationTest, TwoHotFunctionsShowTheirThreeToOneRatio) {
   // 2.4 CPU-seconds at the kernel's 250 Hz: ~600 samples, ~150 in HotOne.
-  const std::string profile = Profile(
-      CPU_FIXTURE_BENCH_PATH, {"--benchmark_filter=BM_ThreeToOne", "--cpuprofilerate=250"});
+  const std::string profile =
+      Profile(CPU_FIXTURE_BENCH_PATH, {"--benchmark_filter=BM_ThreeToOne", "--cpuprofilerate=250"});
   // Both burn their time in Spin; -focus on the caller splits it.
   const double three_ms = FlatMillis({"-focus=HotThree", profile})["cpu_fixture::Spin"];
   const double one_ms = FlatMillis({"-focus=HotOne", profile})["cpu_fixture::Spin"];
@@ -99,8 +99,7 @@ TEST_F(CpuProfileIntegrationTest, TwoHotFunctionsShowTheirThreeToOneRatio) {
 }
 
 TEST_F(CpuProfileIntegrationTest, TwoBusyThreadsGiveTwoSamplesPerPeriodOfEachThread) {
-  const std::string path =
-      Profile(CPU_FIXTURE_BENCH_PATH, {"--benchmark_filter=BM_TwoThreads"});
+  const std::string path = Profile(CPU_FIXTURE_BENCH_PATH, {"--benchmark_filter=BM_TwoThreads"});
   const ProfileData profile = Decode(path);
   int64_t samples = 0;
   for (const ProfileSample& sample : profile.samples) {
@@ -117,8 +116,7 @@ TEST_F(CpuProfileIntegrationTest, TwoBusyThreadsGiveTwoSamplesPerPeriodOfEachThr
 }
 
 TEST_F(CpuProfileIntegrationTest, SetupBeforeTheLoopIsNotSampled) {
-  const std::string profile =
-      Profile(CPU_FIXTURE_BENCH_PATH, {"--benchmark_filter=BM_SetupBurns"});
+  const std::string profile = Profile(CPU_FIXTURE_BENCH_PATH, {"--benchmark_filter=BM_SetupBurns"});
   const ProcessResult top = Pprof({"-top", "-cum", profile});
   ASSERT_EQ(top.exit_code, 0) << top.stderr_text;
   EXPECT_EQ(top.stdout_text.find("cpu_fixture::SetupBurn"), std::string::npos) << top.stdout_text;
@@ -131,8 +129,8 @@ TEST_F(CpuProfileIntegrationTest, RandomInterleavingKeepsLabelsRight) {
                                "--benchmark_enable_random_interleaving=true"});
   for (const auto& [shown, hidden] : {std::pair{"A", "B"}, std::pair{"B", "A"}}) {
     const ProcessResult top = Pprof(
-        {"-top", "-cum", std::string("-tagfocus=benchmark=BM_Interleaved") + shown + "/iterations:5",
-         profile});
+        {"-top", "-cum",
+         std::string("-tagfocus=benchmark=BM_Interleaved") + shown + "/iterations:5", profile});
     ASSERT_EQ(top.exit_code, 0) << top.stderr_text;
     for (const char* function : {"cpu_fixture::BM_Interleaved", "cpu_fixture::Busy"}) {
       EXPECT_NE(top.stdout_text.find(function + std::string(shown)), std::string::npos)
@@ -144,9 +142,8 @@ TEST_F(CpuProfileIntegrationTest, RandomInterleavingKeepsLabelsRight) {
 }
 
 TEST_F(CpuProfileIntegrationTest, HeaderFollowsGoAndMapsTheExecutableFirst) {
-  const ProfileData profile =
-      Decode(Profile(CPU_FIXTURE_BENCH_PATH, {"--benchmark_filter=BM_InterleavedA",
-                                              "--cpuprofilerate=250"}));
+  const ProfileData profile = Decode(Profile(
+      CPU_FIXTURE_BENCH_PATH, {"--benchmark_filter=BM_InterleavedA", "--cpuprofilerate=250"}));
   ASSERT_EQ(profile.sample_types.size(), 2u);
   EXPECT_EQ(profile.sample_types[0].type, "samples");
   EXPECT_EQ(profile.sample_types[0].unit, "count");
@@ -196,8 +193,8 @@ TEST_F(CpuProfileIntegrationTest, StacksReachTheBenchmarkThroughCodeWithoutFrame
 }
 
 TEST_F(CpuProfileIntegrationTest, ElvisAlgOneListsItsSourceLines) {
-  const std::string profile = Profile(
-      BENCH_PATH, {"--benchmark_filter=AlgorithmOne", "--benchmark_min_time=0.5"});
+  const std::string profile =
+      Profile(BENCH_PATH, {"--benchmark_filter=AlgorithmOne", "--benchmark_min_time=0.5"});
   const ProcessResult list = Pprof({"-list", "AlgOne", profile});
   ASSERT_EQ(list.exit_code, 0) << list.stderr_text;
   EXPECT_NE(list.stdout_text.find("ROUTINE ======================== benchprof::stream::AlgOne"),
@@ -208,11 +205,24 @@ TEST_F(CpuProfileIntegrationTest, ElvisAlgOneListsItsSourceLines) {
   EXPECT_NE(list.stdout_text.find("ms "), std::string::npos) << list.stdout_text;
 }
 
+TEST_F(CpuProfileIntegrationTest, InlinedFramesShowUnderTheirQualifiedNames) {
+  const std::string profile =
+      Profile(BENCH_PATH, {"--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.5"});
+  const ProcessResult top = Pprof({"-top", "-cum", "-nodecount=100", profile});
+  ASSERT_EQ(top.exit_code, 0) << top.stderr_text;
+  // AlgTwo's stack reader is inlined into it; its class lives in an
+  // anonymous namespace, which pprof must not mistake for a parameter list.
+  EXPECT_NE(top.stdout_text.find(
+                "benchprof::stream::(anonymous namespace)::ByteReader::ReadByte (inline)"),
+            std::string::npos)
+      << top.stdout_text;
+  EXPECT_EQ(top.stdout_text.find("::::"), std::string::npos) << top.stdout_text;
+}
+
 TEST_F(CpuProfileIntegrationTest, TagfocusSplitsBenchmarksAndDiffBaseWorks) {
   const std::string both =
       Profile(BENCH_PATH, {"--benchmark_filter=Alg", "--benchmark_min_time=0.3"}, "both.pprof");
-  const ProcessResult one =
-      Pprof({"-top", "-cum", "-tagfocus=benchmark=BM_AlgorithmOne", both});
+  const ProcessResult one = Pprof({"-top", "-cum", "-tagfocus=benchmark=BM_AlgorithmOne", both});
   ASSERT_EQ(one.exit_code, 0) << one.stderr_text;
   EXPECT_NE(one.stdout_text.find("benchprof::stream::AlgOne"), std::string::npos);
   EXPECT_EQ(one.stdout_text.find("benchprof::stream::AlgTwo"), std::string::npos);

@@ -55,9 +55,10 @@ size_t CpuProfileBuilder::PseudoLocation(const std::string& function_name) {
   auto [it, inserted] = pseudo_locations_.emplace(function_name, profile_.locations.size());
   if (inserted) {
     ProfileLocation location;
-    location.lines.push_back(ProfileLine{FunctionFor(SymbolizedFrame{function_name, function_name,
-                                                                     "", 0, 0}),
-                                         0});
+    // No system name: pprof would strip the parenthesised words of a name
+    // equal to its system name.
+    location.lines.push_back(
+        ProfileLine{FunctionFor(SymbolizedFrame{function_name, "", "", 0, 0}), 0});
     profile_.locations.push_back(std::move(location));
   }
   return it->second;

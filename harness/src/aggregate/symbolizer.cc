@@ -138,8 +138,10 @@ struct Symbolizer::Impl {
       frame.system_name = linkage;
       frame.name = name != nullptr ? name : linkage;
     } else if (name != nullptr) {
+      // No linkage name, so no system name. Leaving it empty also keeps
+      // pprof from "demangling" the name: when name == system_name it strips
+      // anything in parentheses, "(anonymous namespace)" included.
       frame.name = Qualify(unit, die, name);
-      frame.system_name = frame.name;
     }
   }
 
@@ -179,7 +181,7 @@ struct Symbolizer::Impl {
     } else {
       name = scope.parent >= 0 ? ScopeName(unit, scope.parent) + "::" : "";
       const char* own = StringAttribute(&die, DW_AT_name);
-      if (own == nullptr) {
+      if (own == nullptr || *own == '\0') {
         // Unnamed namespaces and classes; GCC leaves lambda closures unnamed.
         own = dwarf_tag(&die) == DW_TAG_namespace ? "(anonymous namespace)" : "{lambda}";
       }

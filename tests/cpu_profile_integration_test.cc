@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "collect/cpu_sampler.h"
+#include "common/json_value.h"
 #include "encode/pprof_reader.h"
 #include "support/subprocess.h"
 
@@ -35,8 +36,9 @@ class CpuProfileIntegrationTest : public ::testing::Test {
   }
 
   // Runs `binary` with `args` plus --cpuprofile=<temp>/name; returns the path.
+  // `stdout_text`, if given, receives what the binary printed.
   std::string Profile(const std::string& binary, std::vector<std::string> args,
-                      const std::string& name = "cpu.pprof") {
+                      const std::string& name = "cpu.pprof", std::string* stdout_text = nullptr) {
     const std::string path = dir_.File(name);
     args.insert(args.begin(), binary);
     args.push_back("--cpuprofile=" + path);
@@ -44,6 +46,7 @@ class CpuProfileIntegrationTest : public ::testing::Test {
     EXPECT_EQ(result.exit_code, 0) << result.stderr_text;
     EXPECT_NE(result.stderr_text.find("cpu profile: " + path), std::string::npos)
         << result.stderr_text;
+    if (stdout_text != nullptr) *stdout_text = result.stdout_text;
     return path;
   }
 
@@ -53,8 +56,9 @@ class CpuProfileIntegrationTest : public ::testing::Test {
                              "GOTOOLCHAIN=local", "GOFLAGS=", "PPROF_TMPDIR=" + dir_.path()});
   }
 
-  // Flat milliseconds per function name from `go tool pprof -top`.
-  std::map<std::string, double> FlatMillis(std::vector<std::string> args) {
+  // Milliseconds per function name from `go tool pprof -top`: flat, or
+  // cumulative with `cumulative`.
+  std::map<std::string, double> Millis(std::vector<std::string> args, bool cumulative = false) {
     args.insert(args.begin(), {"-top", "-unit=ms", "-nodecount=1000"});
     const ProcessResult result = Pprof(args);
     EXPECT_EQ(result.exit_code, 0) << result.stderr_text;
@@ -64,6 +68,7 @@ class CpuProfileIntegrationTest : public ::testing::Test {
       std::istringstream fields(line);
       std::string value, flat_percent, sum_percent, cum, cum_percent, name;
       if (!(fields >> value >> flat_percent >> sum_percent >> cum >> cum_percent)) continue;
+      if (cumulative) value = cum;
       if (value.size() < 3 || value.substr(value.size() - 2) != "ms") continue;
       std::getline(fields >> std::ws, name);
       flat[name] += std::stod(value.substr(0, value.size() - 2));
@@ -89,11 +94,26 @@ const ProfileLabel* FindLabel(const ProfileSample& sample, const std::string& ke
 
 TEST_F(CpuProfileIntegrationTest, TwoHotFunctionsShowTheirThreeToOneRatio) {
   // 2.4 CPU-seconds at the kernel's 250 Hz: ~600 samples, ~150 in HotOne.
-  const std::string profile =
-      Profile(CPU_FIXTURE_BENCH_PATH, {"--benchmark_filter=BM_ThreeToOne", "--cpuprofilerate=250"});
-  // Both burn their time in Spin; -focus on the caller splits it.
-  const double three_ms = FlatMillis({"-focus=HotThree", profile})["cpu_fixture::Spin"];
-  const double one_ms = FlatMillis({"-focus=HotOne", profile})["cpu_fixture::Spin"];
+  std::string results;
+  const std::string profile = Profile(
+      CPU_FIXTURE_BENCH_PATH,
+      {"--benchmark_filter=BM_ThreeToOne", "--cpuprofilerate=250", "--benchmark_format=json"},
+      "cpu.pprof", &results);
+  // CPU timers are checked on the scheduler tick: when the thread shares its
+  // core (other jobs on this machine), whole runs of missed expirations land
+  // on whatever code runs at the next tick, and attribution gets noisy.
+  StatusOr<json::Value> doc = json::Parse(results);
+  ASSERT_TRUE(doc.ok()) << doc.status().message();
+  const json::Value& run = doc->Find("benchmarks")->as_array().at(0);
+  const double cpu_share = run.Find("cpu_time")->as_number() / run.Find("real_time")->as_number();
+  if (cpu_share < 0.9) {
+    GTEST_SKIP() << "the benchmark got " << cpu_share * 100
+                 << "% of a core: this machine is too busy to check sampling accuracy";
+  }
+  // Cumulative: each burns its time in Spin and the clock reads under it.
+  std::map<std::string, double> cum = Millis({profile}, /*cumulative=*/true);
+  const double three_ms = cum["cpu_fixture::HotThree"];
+  const double one_ms = cum["cpu_fixture::HotOne"];
   ASSERT_GT(one_ms, 0);
   EXPECT_NEAR(three_ms / one_ms, 3.0, 0.3) << three_ms << " ms vs " << one_ms << " ms";
 }

@@ -1,0 +1,53 @@
+// The raytrace CLI's command line: flags, defaults, validation and help.
+//
+//   raytrace --scene=reference --impl=optimized --schedule=line --threads=2
+//            --width=640 --height=480 --faithful --out=image.png
+//
+// Every flag takes `--name=value`, `--name value` or Go's single dash. A bad
+// command line gets one line naming the flag and the problem.
+//
+// Example:
+//   std::string error;
+//   std::optional<RaytraceFlags> flags = ParseRaytraceFlags(args, &error);
+//   if (!flags) { std::cerr << "raytrace: " << error << "\n"; return 2; }
+//
+// Thread-safety: thread-safe.
+#ifndef BENCHPROF_BENCHMARKS_RAYTRACER_RAYTRACE_FLAGS_H_
+#define BENCHPROF_BENCHMARKS_RAYTRACER_RAYTRACE_FLAGS_H_
+
+#include <optional>
+#include <span>
+#include <string>
+
+#include "raytracer/renderer.h"
+#include "raytracer/scheduler.h"
+
+namespace benchprof::raytracer {
+
+struct RaytraceFlags {
+  std::string scene = "reference";
+  Implementation implementation = Implementation::kOptimized;
+  Schedule schedule = Schedule::kLine;
+  int threads = 0;            // 0: DefaultThreadCount() for the pool schedules
+  std::optional<int> width;   // default: the scene's
+  std::optional<int> height;  // default: the scene's
+  bool faithful = false;
+  std::string out;  // empty: no image is written
+  bool help = false;
+};
+
+// The largest accepted --width, --height and --threads.
+inline constexpr int kMaxImageSide = 16384;
+inline constexpr int kMaxThreads = 1024;
+
+// Parses the arguments after the program name. On a bad command line returns
+// nothing and sets `*error` to one line (no program name, no newline).
+std::optional<RaytraceFlags> ParseRaytraceFlags(std::span<const char* const> args,
+                                                std::string* error);
+
+// The --help text.
+std::string RaytraceUsage();
+
+}  // namespace benchprof::raytracer
+
+#endif  // BENCHPROF_BENCHMARKS_RAYTRACER_RAYTRACE_FLAGS_H_

@@ -1,0 +1,131 @@
+// The raytrace CLI as a user runs it: one-line errors and exit code 2 for
+// bad command lines, images written in both formats and identical across
+// implementations, and the end-of-render statistics.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "support/subprocess.h"
+
+namespace benchprof::raytracer {
+namespace {
+
+using ::benchprof::testing::FileExists;
+using ::benchprof::testing::ListDirectory;
+using ::benchprof::testing::ProcessResult;
+using ::benchprof::testing::ReadFile;
+using ::benchprof::testing::RunProcess;
+using ::benchprof::testing::TempDir;
+
+ProcessResult Raytrace(std::vector<std::string> args) {
+  args.insert(args.begin(), RAYTRACE_PATH);
+  return RunProcess(args);
+}
+
+// The "allocations: N (x per pixel)" figure; -1 if absent.
+double AllocationsPerPixel(const std::string& out) {
+  std::smatch m;
+  if (!std::regex_search(out, m, std::regex(R"(allocations: (\d+) \(([0-9.]+) per pixel\))"))) {
+    return -1;
+  }
+  return std::stod(m[2]);
+}
+
+TEST(RaytraceCliTest, Help) {
+  const ProcessResult r = Raytrace({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.stdout_text.find("Usage: raytrace"), std::string::npos);
+  EXPECT_NE(r.stdout_text.find("--schedule"), std::string::npos);
+}
+
+TEST(RaytraceCliTest, BadCommandLinesAreOneLineAndExitTwo) {
+  const std::vector<std::vector<std::string>> bad = {
+      {"--bogus"},         {"--impl=fast"},      {"--scene=moon"},
+      {"--schedule=row"},  {"--threads=0"},      {"--threads=abc"},
+      {"--width=-3"},      {"--height=1e3"},     {"--width"},
+      {"--out=image.jpg"}, {"--faithful=maybe"}, {"--schedule=single", "--threads=4"},
+      {"image.png"},
+  };
+  for (const auto& args : bad) {
+    const ProcessResult r = Raytrace(args);
+    EXPECT_EQ(r.exit_code, 2) << args[0];
+    EXPECT_TRUE(r.stdout_text.empty()) << args[0];
+    ASSERT_FALSE(r.stderr_text.empty()) << args[0];
+    EXPECT_EQ(r.stderr_text.rfind("raytrace: ", 0), 0u) << r.stderr_text;
+    EXPECT_EQ(r.stderr_text.find('\n'), r.stderr_text.size() - 1) << r.stderr_text;
+  }
+}
+
+TEST(RaytraceCliTest, UnwritableOutputIsReportedBeforeRendering) {
+  TempDir dir;
+  const ProcessResult r = Raytrace({"--out=" + dir.File("missing/x.png")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.stderr_text.find("missing/x.png"), std::string::npos);
+  EXPECT_EQ(r.stdout_text.find("elapsed"), std::string::npos);
+}
+
+TEST(RaytraceCliTest, ImplementationsWriteTheSameImage) {
+  TempDir dir;
+  std::string first;
+  for (const char* impl : {"naive", "cached", "optimized"}) {
+    for (const char* schedule : {"single", "pixel", "line"}) {
+      std::vector<std::string> args = {"--scene=reference",
+                                       std::string("--impl=") + impl,
+                                       std::string("--schedule=") + schedule,
+                                       "--width=16",
+                                       "--height=12",
+                                       "--out=" + dir.File("x.ppm")};
+      if (std::string(schedule) != "single") args.push_back("--threads=2");
+      const ProcessResult r = Raytrace(args);
+      ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+      EXPECT_NE(r.stdout_text.find("elapsed: "), std::string::npos);
+      EXPECT_NE(r.stdout_text.find("allocations: "), std::string::npos);
+      const std::string image = ReadFile(dir.File("x.ppm"));
+      ASSERT_EQ(image.rfind("P6\n16 12\n255\n", 0), 0u);
+      if (first.empty()) first = image;
+      EXPECT_EQ(image, first) << impl << "/" << schedule;
+    }
+  }
+  EXPECT_EQ(ListDirectory(dir.path()).size(), 1u);
+}
+
+TEST(RaytraceCliTest, WritesPng) {
+  TempDir dir;
+  const ProcessResult r =
+      Raytrace({"--scene=default-world", "--faithful", "--out", dir.File("w.png")});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("default-world (faithful), 11x11"), std::string::npos);
+  EXPECT_EQ(ReadFile(dir.File("w.png")).substr(1, 3), "PNG");
+}
+
+TEST(RaytraceCliTest, AllocationStatistics) {
+  if (!ALLOC_HOOKS_ENABLED) {
+    const ProcessResult r = Raytrace({"--scene=default-world"});
+    EXPECT_NE(r.stdout_text.find("allocations: not counted in this build"), std::string::npos);
+    GTEST_SKIP() << "allocation hooks are off in this build";
+  }
+  auto per_pixel = [](const char* impl, const char* schedule) {
+    std::vector<std::string> args = {"--scene=reference", std::string("--impl=") + impl,
+                                     std::string("--schedule=") + schedule, "--width=32",
+                                     "--height=24"};
+    if (std::string(schedule) != "single") args.push_back("--threads=2");
+    const ProcessResult r = Raytrace(args);
+    EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+    return AllocationsPerPixel(r.stdout_text);
+  };
+  const double naive = per_pixel("naive", "single");
+  const double cached = per_pixel("cached", "single");
+  EXPECT_GT(naive, 1000);         // every operation allocates
+  EXPECT_GT(cached, 10);          // heap math still allocates
+  EXPECT_GE(naive, 10 * cached);  // but no more inverses
+  EXPECT_LT(per_pixel("optimized", "single"), 1);
+  EXPECT_LT(per_pixel("optimized", "pixel"), 1);  // worker threads count too
+  EXPECT_GT(per_pixel("cached", "line"), 10);
+}
+
+}  // namespace
+}  // namespace benchprof::raytracer

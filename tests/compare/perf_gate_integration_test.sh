@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# ci/perf-gate end to end on a toy git repository: a tiny CMake project with
+# a `release` preset and a Google Benchmark binary, whose head commit makes
+# BM_Slowed 30% slower. The gate must exit 1 and name BM_Slowed; comparing a
+# commit with itself must pass; a bad ref must be exit 3; the worktrees must
+# be gone afterwards.
+#
+# With --cpuprofile BUILD_DIR, the toy links benchprof::main from an install
+# of BUILD_DIR instead (so its bench has --cpuprofile), and the gate must
+# print the profile diff of BM_Slowed, which names the function that got
+# slower.
+#
+# Usage: perf_gate_integration_test.sh <source dir> <benchprof binary> [--cpuprofile <build dir>]
+set -euo pipefail
+source_dir=$1
+benchprof=$2
+mode=${3:-}
+build_dir=${4:-}
+gate=$source_dir/ci/perf-gate
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/benchprof-perf-gate-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# The gate's temporary directories go here, to check that it cleans up.
+mkdir -p "$work/tmp"
+export TMPDIR=$work/tmp
+passed=0
+failed=0
+
+pass() {
+  echo "ok: $1"
+  passed=$((passed + 1))
+}
+fail() {
+  echo "FAIL: $1" >&2
+  failed=$((failed + 1))
+}
+
+toy=$work/toy
+mkdir -p "$toy"
+cat >"$toy/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.25)
+project(toy CXX)
+set(CMAKE_CXX_STANDARD 20)
+option(TOY_USE_BENCHPROF "Link benchprof::main instead of benchmark::benchmark_main" OFF)
+add_executable(bench bench.cc)
+if(TOY_USE_BENCHPROF)
+  find_package(benchprof REQUIRED)
+  target_link_libraries(bench PRIVATE benchprof::main)
+else()
+  find_package(benchmark REQUIRED)
+  target_link_libraries(bench PRIVATE benchmark::benchmark_main)
+endif()
+EOF
+cat >"$toy/CMakePresets.json" <<'EOF'
+{
+  "version": 6,
+  "configurePresets": [
+    {"name": "release", "generator": "Ninja", "binaryDir": "${sourceDir}/build/release",
+     "cacheVariables": {"CMAKE_BUILD_TYPE": "RelWithDebInfo"}}
+  ],
+  "buildPresets": [{"name": "release", "configurePreset": "release"}]
+}
+EOF
+cat >"$toy/bench.cc" <<'EOF'
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+
+// The knob the head commit turns: rounds of mixing per iteration.
+constexpr int kSlowedRounds = 1000;
+
+__attribute__((noinline)) uint64_t MixRounds(uint64_t x, int rounds) {
+  for (int i = 0; i < rounds; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    x ^= x >> 29;
+    benchmark::DoNotOptimize(x);
+  }
+  return x;
+}
+
+static void BM_Stable(benchmark::State& state) {
+  uint64_t x = 1;
+  for (auto _ : state) x = MixRounds(x, 1000);
+}
+BENCHMARK(BM_Stable);
+
+static void BM_Slowed(benchmark::State& state) {
+  uint64_t x = 2;
+  for (auto _ : state) x = MixRounds(x, kSlowedRounds);
+}
+BENCHMARK(BM_Slowed);
+EOF
+git_toy() {
+  git -C "$toy" -c user.name=perf-gate-test -c user.email=test@localhost \
+    -c init.defaultBranch=main "$@"
+}
+git_toy init -q
+git_toy add .
+git_toy commit -qm base
+sed -i 's/kSlowedRounds = 1000/kSlowedRounds = 1300/' "$toy/bench.cc"
+git_toy commit -qam "make BM_Slowed 30% slower"
+
+gate_args=(--repo="$toy" --benchprof="$benchprof" --bench=build/release/bench --rounds=8)
+bench_flags=(--benchmark_min_time=0.05)
+if [ "$mode" = --cpuprofile ]; then
+  # Enough samples at 100 Hz for the diff to show the slower function.
+  bench_flags=(--benchmark_min_time=0.2)
+  cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
+  gate_args+=(--cpuprofile
+    "--build-cmd=cmake --preset release -DTOY_USE_BENCHPROF=ON -DCMAKE_PREFIX_PATH=$work/prefix >/dev/null && cmake --build --preset release")
+else
+  gate_args+=("--build-cmd=cmake --preset release >/dev/null && cmake --build --preset release")
+fi
+
+# Head against base: a regression of BM_Slowed.
+code=0
+"$gate" "${gate_args[@]}" HEAD~1 HEAD -- "${bench_flags[@]}" >"$work/ab.out" 2>"$work/ab.err" || code=$?
+if [ "$code" -eq 1 ]; then
+  pass "a 30% slowdown exits 1"
+else
+  fail "a 30% slowdown exited $code"
+fi
+if grep -Eq '^BM_Slowed .*REGRESSION$' "$work/ab.out" &&
+   grep -q '^  BM_Slowed cpu_time: statistical rule: ' "$work/ab.out"; then
+  pass "the table names BM_Slowed as the regression"
+else
+  fail "the table does not name BM_Slowed"
+fi
+if grep -q '^base: base-001.json … base-008.json (8 files)$' "$work/ab.out"; then
+  pass "8 interleaved rounds per side were compared"
+else
+  fail "not 8 rounds per side"
+fi
+if [ "$mode" = --cpuprofile ]; then
+  if grep -q '^CPU profile diff of BM_Slowed, head minus base' "$work/ab.out" &&
+     grep -Eq ' MixRounds$' "$work/ab.out"; then
+    pass "the profile diff of BM_Slowed names MixRounds"
+  else
+    fail "no profile diff naming MixRounds"
+  fi
+fi
+if [ "$code" -ne 1 ] || [ "$failed" -ne 0 ]; then
+  cat "$work/ab.out" "$work/ab.err" >&2
+fi
+
+if [ "$(git -C "$toy" worktree list | wc -l)" -eq 1 ] && [ -z "$(ls -A "$work/tmp")" ]; then
+  pass "the worktrees and the temporary directory are removed"
+else
+  fail "left behind: $(git -C "$toy" worktree list) $(ls -A "$work/tmp")"
+fi
+
+if [ "$mode" != --cpuprofile ]; then
+  # A commit against itself: one build, no regression.
+  code=0
+  "$gate" "${gate_args[@]}" HEAD HEAD -- "${bench_flags[@]}" >"$work/aa.out" 2>"$work/aa.err" || code=$?
+  if [ "$code" -eq 0 ] && [ "$(grep -c '^perf-gate: building' "$work/aa.err")" -eq 1 ]; then
+    pass "a commit against itself exits 0 after one build"
+  else
+    fail "a commit against itself exited $code"
+    cat "$work/aa.out" "$work/aa.err" >&2
+  fi
+
+  code=0
+  "$gate" "${gate_args[@]}" no-such-ref HEAD >"$work/bad.out" 2>"$work/bad.err" || code=$?
+  if [ "$code" -eq 3 ] && grep -q 'unknown commit no-such-ref' "$work/bad.err"; then
+    pass "a bad ref exits 3"
+  else
+    fail "a bad ref exited $code: $(cat "$work/bad.err")"
+  fi
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -47,11 +47,13 @@ TEST_P(UsageErrorTest, OneLineAndExitCode2BeforeAnyBenchmarkRuns) {
 INSTANTIATE_TEST_SUITE_P(
     Flags, UsageErrorTest,
     ::testing::Values(
-        // Flags of features not built yet are unknown, not ignored.
-        UsageCase{{"--memprofile=mem.pprof"}, "unknown flag --memprofile=mem.pprof"},
-        UsageCase{{"--memprofilerate=1"}, "unknown flag --memprofilerate=1"},
-        UsageCase{{"--trace=t.json"}, "unknown flag --trace=t.json"},
-        UsageCase{{"-memprofile", "mem.pprof"}, "unknown flag --memprofile"},
+        UsageCase{{"--memprofile=/nonexistent-dir/mem.pprof"},
+                  "--memprofile: /nonexistent-dir/mem.pprof: directory /nonexistent-dir does not "
+                  "exist"},
+        UsageCase{{"--memprofilerate=-1"}, "--memprofilerate=-1: expected bytes between samples"},
+        UsageCase{{"--trace=/"}, "--trace: /: is a directory"},
+        UsageCase{{"-memprofile"}, "--memprofile: needs a value, as --memprofile=FILE"},
+        UsageCase{{"--cpuprofil=x"}, "unknown flag --cpuprofil=x"},
         UsageCase{{"--cpuprofile=/nonexistent-dir/cpu.pprof"},
                   "--cpuprofile: /nonexistent-dir/cpu.pprof: directory /nonexistent-dir does not "
                   "exist"},

@@ -136,9 +136,28 @@ TEST(HarnessFlagsTest, CpuprofileTakesItsValueInEitherSpelling) {
   EXPECT_TRUE(separate->benchmem);
 }
 
+TEST(HarnessFlagsTest, ProfileAndTraceFlagsHaveGoDefaults) {
+  StatusOr<Options> defaults = ParseHarnessFlags(std::vector<std::string>{});
+  ASSERT_TRUE(defaults.ok());
+  EXPECT_EQ(defaults->memprofile_rate, 524288);
+  EXPECT_EQ(defaults->memprofile, "");
+  EXPECT_EQ(defaults->trace, "");
+  StatusOr<Options> set = ParseHarnessFlags(std::vector<std::string>{
+      "--memprofile", "m.pprof", "--memprofilerate=1", "--trace=t.json"});
+  ASSERT_TRUE(set.ok()) << set.status().message();
+  EXPECT_EQ(set->memprofile, "m.pprof");
+  EXPECT_EQ(set->memprofile_rate, 1);
+  EXPECT_EQ(set->trace, "t.json");
+  EXPECT_EQ(ParseHarnessFlags(std::vector<std::string>{"--memprofilerate=0"})->memprofile_rate, 0);
+}
+
 TEST(HarnessFlagsTest, ErrorsNameTheArgument) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"--memprofile=x"}, "unknown flag --memprofile=x (see --help)"},
+      {{"--memprofiles=x"}, "unknown flag --memprofiles=x (see --help)"},
+      {{"--memprofilerate=lots"},
+       "--memprofilerate=lots: expected bytes between samples: 0 (off), 1 (every allocation) or "
+       "more"},
+      {{"--trace="}, "--trace=: expected a file name"},
       {{"--cpuprofile"}, "--cpuprofile: needs a value, as --cpuprofile=FILE"},
       {{"--cpuprofile="}, "--cpuprofile=: expected a file name"},
       {{"--cpuprofilerate=0"}, "--cpuprofilerate=0: expected samples per second from 1 to 10000"},

@@ -5,9 +5,8 @@
 // symbolizer), so it is tested without signals. Conventions (pprof and Go):
 //   * sample_types [samples/count, cpu/nanoseconds], period 1e9/hz, values
 //     [n, n * period] where n sums the samples' weights;
-//   * one Location per distinct address: the leaf is the interrupted
-//     instruction, callers are return address - 1 (so lines and inline
-//     frames belong to the call, not the next statement);
+//   * stacks as in stack_table.h, the leaf being the interrupted
+//     instruction;
 //   * identical (stack, labels) are merged;
 //   * string label `benchmark` (the run's full name) and numeric label
 //     `threads` on every sample of a benchmark run;
@@ -27,23 +26,14 @@
 #include <map>
 #include <span>
 #include <string>
-#include <tuple>
-#include <unordered_map>
 #include <vector>
 
-#include "aggregate/module_map.h"
+#include "aggregate/run_label.h"
+#include "aggregate/stack_table.h"
 #include "aggregate/symbolizer.h"
 #include "encode/profile_data.h"
 
 namespace benchprof {
-
-// The benchmark run a sample belongs to.
-struct RunLabel {
-  std::string benchmark;  // full run name, e.g. "BM_Foo/8/threads:2"
-  int threads = 1;
-
-  auto operator<=>(const RunLabel&) const = default;
-};
 
 // Samples that could not be recorded, by reason, in sample counts.
 struct LostSamples {
@@ -65,21 +55,12 @@ class CpuProfileBuilder {
                  bool truncated = false);
 
   // The profile. `comments` are added after the builder's own.
-  ProfileData Build(int64_t start_unix_nanos, int64_t duration_nanos,
-                            const LostSamples& lost, std::vector<std::string> comments = {});
+  ProfileData Build(int64_t start_unix_nanos, int64_t duration_nanos, const LostSamples& lost,
+                    std::vector<std::string> comments = {});
 
  private:
-  size_t LocationFor(uint64_t address);
-  size_t PseudoLocation(const std::string& function_name);
-  size_t FunctionFor(const SymbolizedFrame& frame);
-
   const int64_t period_;
-  Symbolizer& symbolizer_;
-
-  ProfileData profile_;
-  std::unordered_map<uint64_t, size_t> location_by_address_;
-  std::map<std::string, size_t> pseudo_locations_;
-  std::map<std::tuple<std::string, std::string, std::string, int64_t>, size_t> function_by_key_;
+  StackTable stacks_;
   std::map<std::pair<std::vector<size_t>, RunLabel>, uint64_t> weight_by_stack_;
 };
 

@@ -29,6 +29,29 @@ Status ApplyCpuprofileRate(std::string_view value, Options& options) {
   return Status();
 }
 
+Status ApplyMemprofile(std::string_view value, Options& options) {
+  if (value.empty()) return Status::Error("expected a file name");
+  options.memprofile = value;
+  return Status();
+}
+
+// Go caps the mean at 0x7000000 in its sampler; larger rates are accepted
+// here and mean "very rarely", as in Go.
+Status ApplyMemprofileRate(std::string_view value, Options& options) {
+  StatusOr<int64_t> parsed = ParseInt(value);
+  if (!parsed.ok() || *parsed < 0) {
+    return Status::Error("expected bytes between samples: 0 (off), 1 (every allocation) or more");
+  }
+  options.memprofile_rate = *parsed;
+  return Status();
+}
+
+Status ApplyTrace(std::string_view value, Options& options) {
+  if (value.empty()) return Status::Error("expected a file name");
+  options.trace = value;
+  return Status();
+}
+
 constexpr std::array kHarnessFlags = {
     HarnessFlag{"benchmem", "",
                 "report allocs/op and B/op: heap allocations (any thread, paused time excluded) "
@@ -41,6 +64,18 @@ constexpr std::array kHarnessFlags = {
                 "CPU profile samples per CPU-second of each thread (default 100; the kernel "
                 "delivers at most 250, the rest is weighted in)",
                 &ApplyCpuprofileRate},
+    HarnessFlag{"memprofile", "FILE",
+                "write a heap profile of the allocations made in timed loops to FILE (pprof "
+                "format, Go's allocs profile: alloc_space by default, inuse_* at the end)",
+                &ApplyMemprofile},
+    HarnessFlag{"memprofilerate", "BYTES",
+                "mean bytes between heap profile samples (default 524288, as Go; 1 records "
+                "every allocation; 0 records none)",
+                &ApplyMemprofileRate},
+    HarnessFlag{"trace", "FILE",
+                "write an execution trace to FILE (Chrome trace-event JSON: Perfetto UI, "
+                "chrome://tracing, speedscope; summarize with `benchprof trace-summary`)",
+                &ApplyTrace},
 };
 
 const HarnessFlag* FindFlag(std::string_view name) {

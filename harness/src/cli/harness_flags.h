@@ -8,6 +8,7 @@
 #ifndef BENCHPROF_CLI_HARNESS_FLAGS_H_
 #define BENCHPROF_CLI_HARNESS_FLAGS_H_
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -24,6 +25,12 @@ struct Options {
   std::string cpuprofile;
   // CPU samples per CPU-second of each thread.
   int cpuprofile_rate = 100;
+  // Write a heap (allocs) profile here; empty: no heap profile.
+  std::string memprofile;
+  // Mean bytes between heap profile samples; 1 = every allocation, 0 = off.
+  int64_t memprofile_rate = 512 * 1024;
+  // Write an execution trace (Chrome trace-event JSON) here; empty: no trace.
+  std::string trace;
 };
 
 // One harness flag, for parsing and for --help.

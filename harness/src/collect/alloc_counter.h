@@ -74,15 +74,17 @@ CounterSlot* ClaimSlot();
 }  // namespace internal
 
 // Counts one allocation of `bytes` requested bytes if the calling thread is
-// in the timed scope. The allocator replacements call it as they forward a
-// request.
-inline void RecordAllocation(size_t bytes) {
-  if (!InTimedScope()) return;
+// in the timed scope, and says whether it did (only counted allocations may
+// be sampled for the heap profile). The allocator replacements call it as
+// they forward a request.
+inline bool RecordAllocation(size_t bytes) {
+  if (!InTimedScope()) return false;
   internal::CounterSlot* slot = internal::t_counter.slot;
-  if (slot == nullptr && (slot = internal::ClaimSlot()) == nullptr) return;
+  if (slot == nullptr && (slot = internal::ClaimSlot()) == nullptr) return false;
   // Single writer: a load and a store, no locked read-modify-write.
   slot->allocs.store(slot->allocs.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   slot->bytes.store(slot->bytes.load(std::memory_order_relaxed) + bytes, std::memory_order_relaxed);
+  return true;
 }
 
 // Takes back a RecordAllocation(bytes) whose allocation failed. Cold path.

@@ -1,7 +1,7 @@
 // ASYNC-SIGNAL-SAFE: OnSigprof() and RecordSample() run in a SIGPROF handler
 // on any thread, possibly inside malloc. They take no lock, never allocate,
-// call only unw_backtrace (warmed up on the thread before its timer is armed,
-// and guarded against re-entry by t_unwinding) and lock-free atomics, and
+// call only CaptureStack (stack_capture.h: warmed up on the thread before
+// its timer is armed, guarded against re-entry) and lock-free atomics, and
 // preserve errno. Everything else here runs on ordinary threads.
 //
 // Shared state and who changes it:
@@ -16,9 +16,7 @@
 //                    ends; Stop deletes the rest).
 #include "collect/cpu_sampler.h"
 
-#define UNW_LOCAL_ONLY
 #include <errno.h>
-#include <libunwind.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -31,6 +29,7 @@
 #include <cstring>
 #include <string>
 
+#include "collect/stack_capture.h"
 #include "collect/timed_scope.h"
 
 namespace benchprof::collect {
@@ -60,7 +59,6 @@ std::atomic<uint32_t> g_generation{0};
 
 std::atomic<bool> g_running{false};
 std::atomic<int> g_handlers_busy{0};
-std::atomic<uint32_t> g_segment{0};
 int64_t g_period_ns = 0;
 bool g_handler_installed = false;
 
@@ -78,31 +76,28 @@ TimerEntry g_timers[kMaxTimers];
 
 __thread int t_timer_index __attribute__((tls_model("initial-exec"))) = -1;
 __thread uint32_t t_timer_generation __attribute__((tls_model("initial-exec"))) = 0;
-// Set while this thread runs libunwind; a SIGPROF then must not unwind again.
-__thread bool t_unwinding __attribute__((tls_model("initial-exec"))) = false;
 
 // Async-signal-safe.
 void RecordSample(const siginfo_t* info, void* context) {
   const uint64_t weight = 1 + static_cast<uint64_t>(info->si_overrun > 0 ? info->si_overrun : 0);
-  if (t_unwinding) {
+  uintptr_t frames[kMaxSampledFrames + kHandlerFrames];
+  const int captured = CaptureStack(frames, kMaxSampledFrames + kHandlerFrames);
+  if (captured == 0) {
+    // The thread was already capturing: this signal interrupted an unwind.
     g_dropped_reentrant.fetch_add(weight, std::memory_order_relaxed);
     return;
   }
-  void* frames[kMaxSampledFrames + kHandlerFrames];
-  t_unwinding = true;
-  const int captured = unw_backtrace(frames, kMaxSampledFrames + kHandlerFrames);
-  t_unwinding = false;
 
   // libunwind 1.6 has no unw_backtrace2: drop the handler's frames, which
   // come before the interrupted instruction.
   const auto pc =
       static_cast<uintptr_t>(static_cast<const ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
   int first = 0;
-  while (first < captured && reinterpret_cast<uintptr_t>(frames[first]) != pc) ++first;
+  while (first < captured && frames[first] != pc) ++first;
   const uintptr_t* stack;
   size_t depth;
   if (first < captured) {
-    stack = reinterpret_cast<const uintptr_t*>(frames + first);
+    stack = frames + first;
     depth = static_cast<size_t>(captured - first);
     if (depth > static_cast<size_t>(kMaxSampledFrames)) depth = kMaxSampledFrames;
   } else {
@@ -118,7 +113,7 @@ void RecordSample(const siginfo_t* info, void* context) {
     return;
   }
   uintptr_t* record = g_buffer + start;
-  record[0] = depth | (static_cast<uintptr_t>(g_segment.load(std::memory_order_relaxed)) << 32);
+  record[0] = depth | (static_cast<uintptr_t>(CurrentProfileSegment()) << 32);
   record[1] = weight;
   for (size_t i = 0; i < depth; ++i) record[kHeaderWords + i] = stack[i];
   g_recorded.fetch_add(weight, std::memory_order_relaxed);
@@ -225,18 +220,11 @@ void StopCpuSampler() {
 
 bool CpuSamplerRunning() { return g_running.load(std::memory_order_relaxed); }
 
-void SetSampleSegment(uint32_t segment) { g_segment.store(segment, std::memory_order_relaxed); }
-
 bool HasCurrentTimer() { return t_timer_index >= 0 && t_timer_generation == g_generation.load(); }
 
 void RegisterCurrentThread() {
   if (!g_running.load() || HasCurrentTimer()) return;
-  // The first unw_backtrace on a thread sets up libunwind's per-thread
-  // cache (pthread_once, mmap): not something to do inside the handler.
-  void* warm_up[kHandlerFrames];
-  t_unwinding = true;
-  unw_backtrace(warm_up, kHandlerFrames);
-  t_unwinding = false;
+  WarmUpStackCapture();
 
   for (int i = 0; i < kMaxTimers; ++i) {
     TimerEntry& entry = g_timers[i];

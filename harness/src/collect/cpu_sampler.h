@@ -20,13 +20,13 @@
 // interrupted frame is counted in CpuSamplerStats, for the profile to show.
 //
 //   collect::StartCpuSampler(100);
-//   collect::SetSampleSegment(1);
+//   collect::SetProfileSegment(1);  // timed_scope.h
 //   ... benchmark runs ...
 //   collect::StopCpuSampler();
 //   collect::ForEachCpuSample([](const collect::CpuSample& s) { ... });
 //
 // Thread-safety: Start/Stop/ForEach from one thread (the session's);
-// SetSampleSegment and the thread registration functions are thread-safe.
+// the thread registration functions are thread-safe.
 #ifndef BENCHPROF_COLLECT_CPU_SAMPLER_H_
 #define BENCHPROF_COLLECT_CPU_SAMPLER_H_
 
@@ -63,9 +63,6 @@ void StopCpuSampler();
 
 // True between StartCpuSampler() and StopCpuSampler().
 bool CpuSamplerRunning();
-
-// Labels the samples taken from now on, on every thread. Async-signal-safe.
-void SetSampleSegment(uint32_t segment);
 
 // Arms a timer for the calling thread if the sampler runs (after warming up
 // the unwinder on this thread, which is not safe to do inside the handler).

@@ -8,6 +8,8 @@ __thread ThreadRole t_role __attribute__((tls_model("initial-exec"))) = ThreadRo
 
 constinit RunnerGate g_runner_gate;
 
+constinit std::atomic<uint32_t> g_profile_segment{0};
+
 }  // namespace internal
 
 using internal::ThreadRole;
@@ -30,5 +32,9 @@ void LeaveTimedRegion() {
 }
 
 bool InTimedRegion() { return internal::t_role == ThreadRole::kRunnerTimed; }
+
+void SetProfileSegment(uint32_t segment) {
+  internal::g_profile_segment.store(segment, std::memory_order_relaxed);
+}
 
 }  // namespace benchprof::collect

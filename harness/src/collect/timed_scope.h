@@ -34,6 +34,11 @@ void LeaveTimedRegion();
 // True while the calling thread is a runner inside its unpaused loop.
 bool InTimedRegion();
 
+// Labels what the profilers record from now on, on every thread, with the
+// profile segment of the run being timed (session/run_labels.h says how a
+// segment becomes a benchmark name). Async-signal-safe.
+void SetProfileSegment(uint32_t segment);
+
 namespace internal {
 
 enum class ThreadRole : uint8_t {
@@ -52,6 +57,8 @@ struct alignas(64) RunnerGate {
 };
 extern RunnerGate g_runner_gate;
 
+extern std::atomic<uint32_t> g_profile_segment;
+
 }  // namespace internal
 
 // Whether the calling thread is in the measured scope now. Async-signal-safe.
@@ -60,6 +67,11 @@ inline bool InTimedScope() {
   return role == internal::ThreadRole::kOther
              ? internal::g_runner_gate.timed_runners.load(std::memory_order_relaxed) > 0
              : role == internal::ThreadRole::kRunnerTimed;
+}
+
+// The segment set by the last SetProfileSegment(). Async-signal-safe.
+inline uint32_t CurrentProfileSegment() {
+  return internal::g_profile_segment.load(std::memory_order_relaxed);
 }
 
 }  // namespace benchprof::collect

@@ -1,58 +1,36 @@
 #include "session/cpu_profile.h"
 
-#include <chrono>
 #include <cstdio>
 #include <string>
 #include <utility>
 
+#include "aggregate/cpu_profile_builder.h"
 #include "aggregate/module_map.h"
 #include "aggregate/symbolizer.h"
 #include "collect/cpu_sampler.h"
 #include "encode/pprof_writer.h"
 
 namespace benchprof::session {
-namespace {
-
-int64_t NanosSinceEpoch(std::chrono::system_clock::time_point t) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
-}
-
-int64_t MonotonicNanos() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
 
 Status CpuProfile::Start() {
-  start_unix_nanos_ = NanosSinceEpoch(std::chrono::system_clock::now());
-  start_monotonic_nanos_ = MonotonicNanos();
+  window_ = ProfileWindow::OpenNow();
   return collect::StartCpuSampler(hz_).WithContext("--cpuprofile");
 }
 
-void CpuProfile::NoteReportedRun(uint32_t segment, RunLabel label) {
-  label_by_final_segment_.emplace(segment, std::move(label));
-}
-
-Status CpuProfile::Finish() {
+Status CpuProfile::Finish(const RunLabels& labels) {
   collect::StopCpuSampler();
-  const int64_t duration = MonotonicNanos() - start_monotonic_nanos_;
+  const int64_t duration = window_.ElapsedNanos();
 
   Symbolizer symbolizer(LoadedModules());
   CpuProfileBuilder builder(hz_, symbolizer);
-  const RunLabel unreported{"(run not reported)", 1};
   collect::ForEachCpuSample([&](const collect::CpuSample& sample) {
-    auto label = label_by_final_segment_.lower_bound(sample.segment);
     const bool truncated = sample.stack.size() == 1;
-    builder.AddSample(sample.stack, sample.weight,
-                      label == label_by_final_segment_.end() ? unreported : label->second,
-                      truncated);
+    builder.AddSample(sample.stack, sample.weight, labels.LabelOf(sample.segment), truncated);
   });
   const collect::CpuSamplerStats stats = collect::GetCpuSamplerStats();
   const LostSamples lost{stats.dropped_buffer_full, stats.dropped_reentrant};
   ProfileData profile = builder.Build(
-      start_unix_nanos_, duration, lost,
+      window_.start_unix_nanos, duration, lost,
       {"benchprof: only benchmarks' timed loops are sampled (setup, teardown and time between "
        "PauseTiming and ResumeTiming are excluded)",
        "benchprof: " + std::to_string(hz_) + " Hz per thread on its own CPU clock"});

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "aggregate/cpu_profile_builder.h"
+#include "aggregate/run_label.h"
 
 namespace benchprof::session {
 

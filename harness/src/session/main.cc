@@ -26,7 +26,9 @@
 #include "common/atomic_file.h"
 #include "session/cpu_profile.h"
 #include "session/harness_reporter.h"
+#include "session/heap_profile.h"
 #include "session/loop_hooks.h"
+#include "session/run_labels.h"
 #include "session/timed_loop.h"
 
 // Defined by the library (benchmark.cc); not in its public header.
@@ -51,7 +53,7 @@ int Fail(const std::string& program, const std::string& message, int exit_code) 
 }
 
 bool NeedsInterception(const cli::Options& options) {
-  return options.benchmem || !options.cpuprofile.empty();
+  return options.benchmem || !options.cpuprofile.empty() || !options.memprofile.empty();
 }
 
 // Checks that the interception every requested figure depends on is live.
@@ -63,11 +65,11 @@ Status SelfTest(const cli::Options& options) {
         "options, so timed loops cannot be observed; refusing to report allocation figures or "
         "profiles");
   }
-  if (!options.benchmem) return Status();
+  if (!options.benchmem && options.memprofile.empty()) return Status();
   if (!collect::kAllocHooksEnabled) {
-    return Status::Error(
-        "--benchmem: this build does not count allocations (configured with "
-        "BENCHPROF_ALLOC_HOOKS=OFF, as sanitizer builds are)");
+    return Status::Error(std::string(options.benchmem ? "--benchmem" : "--memprofile") +
+                         ": this build does not see allocations (configured with "
+                         "BENCHPROF_ALLOC_HOOKS=OFF, as sanitizer builds are)");
   }
   return Status();
 }
@@ -125,22 +127,46 @@ int Main(int argc, char** argv) {
                                                         options->cpuprofile_rate);
   }
 
+  std::unique_ptr<session::HeapProfile> heap_profile;
+  if (!options->memprofile.empty()) {
+    StatusOr<AtomicFile> created = AtomicFile::Create(options->memprofile);
+    if (!created.ok()) {
+      return Fail(program, "--memprofile: " + created.status().message(), kExitUsage);
+    }
+    heap_profile = std::make_unique<session::HeapProfile>(std::move(created).value(),
+                                                          options->memprofile_rate);
+  }
+
   if (Status tested = SelfTest(*options); !tested.ok()) {
     return Fail(program, tested.message(), kExitHarnessFailure);
   }
+  if (cpu_profile && heap_profile) {
+    // As Go's testing package warns: each profiler's work shows in the other.
+    std::fprintf(stderr,
+                 "%s: warning: --cpuprofile and --memprofile together: heap sampling shows in "
+                 "the CPU profile and slows the benchmarks; profile one at a time for exact "
+                 "figures\n",
+                 program.c_str());
+  }
 
   session::ConfigureTimedLoop({.publish_alloc_counters = options->benchmem,
-                               .label_profile_segments = cpu_profile != nullptr});
+                               .label_profile_segments = cpu_profile || heap_profile});
   benchmark::AddCustomContext("benchprof_version", BENCHPROF_VERSION);
   benchmark::AddCustomContext("benchprof_benchmem", options->benchmem ? "true" : "false");
 
   session::RunAuditor auditor(/*requires_interception=*/NeedsInterception(*options),
                               /*expect_alloc_counters=*/options->benchmem);
+  session::RunLabels run_labels;
+  auditor.SetSegmentListener([&](uint32_t segment, const RunLabel& label) {
+    run_labels.NoteReportedRun(segment, label);
+  });
   if (cpu_profile) {
-    auditor.SetSegmentListener([&](uint32_t segment, const RunLabel& label) {
-      cpu_profile->NoteReportedRun(segment, label);
-    });
     if (Status started = cpu_profile->Start(); !started.ok()) {
+      return Fail(program, started.message(), kExitHarnessFailure);
+    }
+  }
+  if (heap_profile) {
+    if (Status started = heap_profile->Start(); !started.ok()) {
       return Fail(program, started.message(), kExitHarnessFailure);
     }
   }
@@ -157,7 +183,12 @@ int Main(int argc, char** argv) {
   // The library has said which filter matched nothing.
   if (matched == 0) return kExitNoBenchmarkMatched;
   if (cpu_profile && !benchmark::FLAGS_benchmark_list_tests) {
-    if (Status written = cpu_profile->Finish(); !written.ok()) {
+    if (Status written = cpu_profile->Finish(run_labels); !written.ok()) {
+      return Fail(program, written.message(), kExitHarnessFailure);
+    }
+  }
+  if (heap_profile && !benchmark::FLAGS_benchmark_list_tests) {
+    if (Status written = heap_profile->Finish(run_labels); !written.ok()) {
       return Fail(program, written.message(), kExitHarnessFailure);
     }
   }

@@ -5,7 +5,7 @@
 #include <atomic>
 
 #include "collect/alloc_counter.h"
-#include "collect/cpu_sampler.h"
+#include "collect/timed_scope.h"
 
 namespace benchprof::session {
 namespace {
@@ -39,7 +39,7 @@ void BeforeLoopStart(benchmark::State& state) {
   // runner sees the new segment once it passes the barrier.
   if (state.thread_index() == 0) {
     g_totals_at_run_start = collect::TotalAllocations();
-    if (g_settings.label_profile_segments) collect::SetSampleSegment(++g_segment);
+    if (g_settings.label_profile_segments) collect::SetProfileSegment(++g_segment);
   }
 }
 

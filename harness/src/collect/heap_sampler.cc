@@ -1,0 +1,348 @@
+// HOT PATH and allocator context: everything here except Start/Stop/ForEach
+// may run inside malloc or free on any thread. It never allocates through
+// malloc (the tables come from mmap), takes no lock, and calls only glibc's
+// own allocator (__libc_*), CaptureStack, memcpy/memset and log.
+//
+// Shared state and who changes it:
+//   g_rate        set by Start (the mean gap) and Stop (0); read by every
+//                 thread's slow path.
+//   g_generation  bumped by Start, so each thread draws a fresh gap.
+//   g_table       mapped once by the first Start, never unmapped: sampled
+//                 blocks refer to their bucket by index for as long as they
+//                 live. Slots are claimed with one compare-and-swap and
+//                 published with a release store of their key.
+//   g_stacks      append-only arena of stack words, reserved by fetch_add.
+#include "collect/heap_sampler.h"
+
+#include <errno.h>
+#include <sys/mman.h>
+#include <x86intrin.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "collect/alloc_counter.h"
+#include "collect/allocator_text.h"
+#include "collect/stack_capture.h"
+#include "collect/timed_scope.h"
+
+extern "C" {
+void* __libc_malloc(size_t size) noexcept;
+void* __libc_calloc(size_t count, size_t size) noexcept;
+void* __libc_memalign(size_t alignment, size_t size) noexcept;
+void __libc_free(void* ptr) noexcept;
+}
+
+namespace benchprof::collect {
+namespace internal {
+
+__thread HeapThreadState t_heap __attribute__((tls_model("initial-exec"))) = {0, 0, false, 0};
+
+}  // namespace internal
+
+namespace {
+
+using internal::t_heap;
+
+// While the sampler is off, a thread's slow path runs once per this many
+// counted bytes to notice that it was started.
+constexpr int64_t kRecheckBytes = 64 * 1024;
+
+constexpr size_t kBucketCount = size_t{1} << 20;  // 64 MiB of address space
+constexpr size_t kMaxProbes = 64;
+constexpr size_t kStackWords = size_t{1} << 26;  // 512 MiB of address space
+constexpr uint64_t kNoBucket = ~uint64_t{0};
+// Bucket key states: 0 empty, kFilling being written, else the key's hash
+// with the top bit set.
+constexpr uint64_t kFilling = 1;
+constexpr uint64_t kReadyBit = uint64_t{1} << 63;
+
+// A sampled block's header, the 32 bytes before the caller's pointer.
+constexpr size_t kHeaderBytes = 32;
+struct BlockHeader {
+  uint64_t size;
+  uint64_t bucket;
+  uint64_t offset;  // from the start of glibc's block to the caller's pointer
+  uint64_t magic;   // internal::kSampledMagic; the word glibc keeps its size in
+};
+static_assert(sizeof(BlockHeader) == kHeaderBytes);
+
+struct alignas(64) BucketSlot {
+  std::atomic<uint64_t> key{0};
+  uint64_t size = 0;
+  uint32_t segment = 0;
+  uint32_t depth = 0;
+  uint64_t stack_at = 0;  // index into g_stacks
+  std::atomic<uint64_t> allocs{0};
+  std::atomic<uint64_t> frees{0};
+};
+
+std::atomic<int64_t> g_rate{0};
+std::atomic<uint32_t> g_generation{0};
+bool g_running = false;
+
+BucketSlot* g_table = nullptr;
+uintptr_t* g_stacks = nullptr;
+std::atomic<size_t> g_stacks_used{0};
+std::atomic<uint64_t> g_dropped{0};
+std::atomic<uint64_t> g_dropped_bytes{0};
+
+BlockHeader* HeaderOf(const void* block) {
+  return reinterpret_cast<BlockHeader*>(const_cast<char*>(static_cast<const char*>(block)) -
+                                        kHeaderBytes);
+}
+
+uint64_t NextRandom(internal::HeapThreadState& state) {
+  if (state.random == 0) {
+    state.random = __rdtsc() ^ reinterpret_cast<uintptr_t>(&state) ^ 0x9e3779b97f4a7c15ULL;
+    if (state.random == 0) state.random = 1;
+  }
+  // xorshift64*
+  uint64_t x = state.random;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  state.random = x;
+  return x * 0x2545f4914f6cdd1dULL;
+}
+
+// An exponential variate with mean `rate`: the gap, in bytes, to the next
+// sample of a Poisson process over allocated bytes (Go's fastexprand).
+int64_t NextGap(internal::HeapThreadState& state, int64_t rate) {
+  if (rate <= 1) return 0;
+  // Uniform in (0, 1]: never log(0).
+  const double uniform = (static_cast<double>(NextRandom(state) >> 11) + 1.0) * 0x1.0p-53;
+  return static_cast<int64_t>(-std::log(uniform) * static_cast<double>(rate));
+}
+
+uint64_t HashKey(const uintptr_t* frames, size_t depth, uint64_t size, uint32_t segment) {
+  uint64_t h = size * 0x9e3779b97f4a7c15ULL ^ segment;
+  for (size_t i = 0; i < depth; ++i) {
+    h ^= frames[i] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  }
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  return h | kReadyBit;
+}
+
+bool SameKey(const BucketSlot& slot, const uintptr_t* frames, size_t depth, uint64_t size,
+             uint32_t segment) {
+  return slot.size == size && slot.segment == segment && slot.depth == depth &&
+         std::memcmp(g_stacks + slot.stack_at, frames, depth * sizeof(uintptr_t)) == 0;
+}
+
+// The bucket of (frames, size, segment), created if new; kNoBucket when the
+// table or the stack arena is full. Lock-free: two threads inserting the
+// same new key at once may create two buckets, which the profile builder
+// merges.
+uint64_t FindOrInsertBucket(const uintptr_t* frames, size_t depth, uint64_t size,
+                            uint32_t segment) {
+  const uint64_t hash = HashKey(frames, depth, size, segment);
+  for (size_t probe = 0; probe < kMaxProbes; ++probe) {
+    const size_t index = (hash + probe) & (kBucketCount - 1);
+    BucketSlot& slot = g_table[index];
+    uint64_t key = slot.key.load(std::memory_order_acquire);
+    if (key == 0) {
+      const size_t stack_at = g_stacks_used.fetch_add(depth, std::memory_order_relaxed);
+      if (stack_at + depth > kStackWords) return kNoBucket;
+      uint64_t expected = 0;
+      if (slot.key.compare_exchange_strong(expected, kFilling, std::memory_order_acquire)) {
+        slot.size = size;
+        slot.segment = segment;
+        slot.depth = static_cast<uint32_t>(depth);
+        slot.stack_at = stack_at;
+        std::memcpy(g_stacks + stack_at, frames, depth * sizeof(uintptr_t));
+        slot.key.store(hash, std::memory_order_release);
+        return index;
+      }
+      key = expected;  // another thread claimed it; its words are wasted
+    }
+    if (key == hash && SameKey(slot, frames, depth, size, segment)) return index;
+  }
+  return kNoBucket;
+}
+
+// The allocator's own frames at the top of a captured stack end at the last
+// address inside the allocator text; the next address is the caller's.
+size_t FirstCallerFrame(const uintptr_t* frames, size_t captured) {
+  size_t first = 0;
+  while (first < captured && !IsAllocatorText(frames[first])) ++first;
+  if (first == captured) return 0;  // not captured from the allocator: keep all
+  while (first < captured && IsAllocatorText(frames[first])) ++first;
+  return first;
+}
+
+// Records one sampled allocation of `size` bytes; returns its bucket.
+BENCHPROF_ALLOCATOR_TEXT uint64_t RecordSample(uint64_t size) {
+  constexpr int kOwnFrames = 8;  // unwinder, CaptureStack, this, the hook
+  uintptr_t frames[kMaxHeapFrames + kOwnFrames];
+  const size_t captured = static_cast<size_t>(CaptureStack(frames, kMaxHeapFrames + kOwnFrames));
+  const size_t first = FirstCallerFrame(frames, captured);
+  size_t depth = captured - first;
+  if (depth > static_cast<size_t>(kMaxHeapFrames)) depth = kMaxHeapFrames;
+  const uint64_t bucket = FindOrInsertBucket(frames + first, depth, size, CurrentProfileSegment());
+  if (bucket == kNoBucket) {
+    g_dropped.fetch_add(1, std::memory_order_relaxed);
+    g_dropped_bytes.fetch_add(size, std::memory_order_relaxed);
+  } else {
+    g_table[bucket].allocs.fetch_add(1, std::memory_order_relaxed);
+  }
+  return bucket;
+}
+
+void* MapNoReserve(size_t bytes) {
+  void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return memory == MAP_FAILED ? nullptr : memory;
+}
+
+// The free path's test relies on glibc keeping a size with bit 3 clear in the
+// word before each block. Checked on this system before sampling starts.
+Status CheckAllocatorLayout() {
+  const size_t sizes[] = {1, 24, 100, 1000, 200'000, 4'000'000};
+  for (const size_t size : sizes) {
+    for (const size_t alignment : {size_t{0}, size_t{64}, size_t{4096}}) {
+      void* block = alignment == 0 ? __libc_malloc(size) : __libc_memalign(alignment, size);
+      if (block == nullptr) continue;
+      const bool clear = !IsSampledBlock(block);
+      __libc_free(block);
+      if (!clear) {
+        return Status::Error(
+            "this C library's allocator does not keep the block layout the heap sampler "
+            "relies on (bit 3 of the size word is set)");
+      }
+    }
+  }
+  return Status();
+}
+
+}  // namespace
+
+namespace internal {
+
+BENCHPROF_ALLOCATOR_TEXT bool HeapSampleDueSlow(size_t size) {
+  HeapThreadState& state = t_heap;
+  if (state.sampling) {
+    // An allocation made while taking a sample (by the unwinder): never
+    // sampled, and it does not use up the thread's gap.
+    state.countdown += static_cast<int64_t>(size);
+    return false;
+  }
+  const int64_t rate = g_rate.load(std::memory_order_relaxed);
+  if (rate == 0) {
+    state.countdown = kRecheckBytes;
+    return false;
+  }
+  const uint32_t generation = g_generation.load(std::memory_order_relaxed);
+  if (state.generation != generation) {
+    // The first allocation since the sampler started: its gap starts here.
+    state.generation = generation;
+    state.countdown = NextGap(state, rate) - static_cast<int64_t>(size);
+    if (state.countdown > 0) return false;
+  }
+  state.countdown = NextGap(state, rate);
+  return true;
+}
+
+}  // namespace internal
+
+BENCHPROF_ALLOCATOR_TEXT void* AllocateSampled(size_t size, size_t alignment, bool zero) noexcept {
+  const size_t header = alignment > kHeaderBytes ? alignment : kHeaderBytes;
+  size_t total;
+  if (__builtin_add_overflow(size, header, &total) || header > (size_t{1} << 31)) {
+    errno = ENOMEM;
+    return nullptr;
+  }
+  char* base;
+  if (header == kHeaderBytes) {
+    base = static_cast<char*>(zero ? __libc_calloc(1, total) : __libc_malloc(total));
+  } else {
+    base = static_cast<char*>(__libc_memalign(alignment, total));
+    if (base != nullptr && zero) std::memset(base + header, 0, size);
+  }
+  if (base == nullptr) return nullptr;
+
+  internal::HeapThreadState& state = t_heap;
+  state.sampling = true;
+  const uint64_t bucket = RecordSample(size);
+  state.sampling = false;
+
+  char* block = base + header;
+  *HeaderOf(block) = BlockHeader{size, bucket, header, internal::kSampledMagic};
+  return block;
+}
+
+BENCHPROF_ALLOCATOR_TEXT void FreeSampled(void* block) noexcept {
+  const BlockHeader* header = HeaderOf(block);
+  if (header->magic != internal::kSampledMagic) {
+    // Not ours after all (only a corrupted heap gets here): leave it to glibc.
+    __libc_free(block);
+    return;
+  }
+  if (header->bucket != kNoBucket) {
+    g_table[header->bucket].frees.fetch_add(1, std::memory_order_relaxed);
+  }
+  __libc_free(static_cast<char*>(block) - header->offset);
+}
+
+size_t SampledBlockSize(const void* block) noexcept { return HeaderOf(block)->size; }
+
+Status StartHeapSampler(int64_t rate) {
+  if (!kAllocHooksEnabled) {
+    return Status::Error(
+        "this build has no allocator hooks (BENCHPROF_ALLOC_HOOKS=OFF, as sanitizer builds "
+        "are), so it cannot sample the heap");
+  }
+  if (rate < 1) return Status::Error("the sampling rate must be at least 1 byte");
+  if (g_running) return Status::Error("the heap sampler is already running");
+  if (Status layout = CheckAllocatorLayout(); !layout.ok()) return layout;
+  if (g_table == nullptr) {
+    void* table = MapNoReserve(kBucketCount * sizeof(BucketSlot));
+    void* stacks = MapNoReserve(kStackWords * sizeof(uintptr_t));
+    if (table == nullptr || stacks == nullptr) {
+      const int error = errno;
+      if (table != nullptr) munmap(table, kBucketCount * sizeof(BucketSlot));
+      if (stacks != nullptr) munmap(stacks, kStackWords * sizeof(uintptr_t));
+      return Status::Error(std::string("cannot map the heap sample table: ") +
+                           std::strerror(error));
+    }
+    // Zero-filled anonymous memory is a table of empty slots.
+    g_table = static_cast<BucketSlot*>(table);
+    g_stacks = static_cast<uintptr_t*>(stacks);
+  }
+  WarmUpStackCapture();
+  g_running = true;
+  g_generation.fetch_add(1, std::memory_order_relaxed);
+  g_rate.store(rate, std::memory_order_relaxed);
+  t_heap.countdown = 0;  // notice the start at this thread's next allocation
+  return Status();
+}
+
+void StopHeapSampler() {
+  g_rate.store(0, std::memory_order_relaxed);
+  g_running = false;
+}
+
+void ForEachHeapBucket(const std::function<void(const HeapBucket&)>& visit) {
+  if (g_table == nullptr) return;
+  for (size_t i = 0; i < kBucketCount; ++i) {
+    const BucketSlot& slot = g_table[i];
+    if ((slot.key.load(std::memory_order_acquire) & kReadyBit) == 0) continue;
+    visit(HeapBucket{slot.segment, slot.size, slot.allocs.load(std::memory_order_relaxed),
+                     slot.frees.load(std::memory_order_relaxed),
+                     std::span<const uintptr_t>(g_stacks + slot.stack_at, slot.depth)});
+  }
+}
+
+HeapSamplerStats GetHeapSamplerStats() {
+  HeapSamplerStats stats;
+  ForEachHeapBucket([&](const HeapBucket& bucket) { stats.sampled += bucket.allocs; });
+  stats.dropped_table_full = g_dropped.load(std::memory_order_relaxed);
+  stats.dropped_bytes = g_dropped_bytes.load(std::memory_order_relaxed);
+  return stats;
+}
+
+}  // namespace benchprof::collect

@@ -1,0 +1,26 @@
+// Runs `go tool pprof`, the tool users read benchprof's profiles with, as a
+// test oracle: with its home, cache and settings inside a test's TempDir, so
+// nothing of the user's setup changes what it prints.
+//
+//   TempDir dir;
+//   ProcessResult top = RunGoPprof(GO_PATH, {"-top", profile}, dir);
+//
+// Thread-safety: thread-compatible.
+#ifndef BENCHPROF_TESTS_SUPPORT_GO_PPROF_H_
+#define BENCHPROF_TESTS_SUPPORT_GO_PPROF_H_
+
+#include <string>
+#include <vector>
+
+#include "support/subprocess.h"
+
+namespace benchprof::testing {
+
+// Runs `<go> tool pprof <args...>` with HOME, GOCACHE and PPROF_TMPDIR in
+// `home`. `go` is the go binary's path.
+ProcessResult RunGoPprof(const std::string& go, const std::vector<std::string>& args,
+                         const TempDir& home);
+
+}  // namespace benchprof::testing
+
+#endif  // BENCHPROF_TESTS_SUPPORT_GO_PPROF_H_

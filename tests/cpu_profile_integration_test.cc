@@ -14,6 +14,7 @@
 #include "collect/cpu_sampler.h"
 #include "common/json_value.h"
 #include "encode/pprof_reader.h"
+#include "support/go_pprof.h"
 #include "support/subprocess.h"
 
 namespace benchprof {
@@ -50,10 +51,8 @@ class CpuProfileIntegrationTest : public ::testing::Test {
     return path;
   }
 
-  ProcessResult Pprof(std::vector<std::string> args) {
-    args.insert(args.begin(), {GO_PATH, "tool", "pprof"});
-    return RunProcess(args, {"HOME=" + dir_.path(), "GOCACHE=" + dir_.File("gocache"),
-                             "GOTOOLCHAIN=local", "GOFLAGS=", "PPROF_TMPDIR=" + dir_.path()});
+  ProcessResult Pprof(const std::vector<std::string>& args) {
+    return testing::RunGoPprof(GO_PATH, args, dir_);
   }
 
   // Milliseconds per function name from `go tool pprof -top`: flat, or

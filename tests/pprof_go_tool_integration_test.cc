@@ -19,6 +19,7 @@
 
 #include "encode/pprof_writer.h"
 #include "encode/profile_data.h"
+#include "support/go_pprof.h"
 #include "support/subprocess.h"
 
 namespace benchprof {
@@ -240,20 +241,9 @@ class GoToolPprofTest : public ::testing::Test {
   }
 
   // Runs `go tool pprof args...` and returns its standard output, failing
-  // the test if it does not exit 0. RunProcess appends its environment to
-  // ours and Go takes the first of duplicate entries, so env(1) sets HOME
-  // (where pprof looks for binaries and settings) and the cache instead.
+  // the test if it does not exit 0.
   std::string Pprof(const std::vector<std::string>& args) {
-    std::vector<std::string> argv = {"/usr/bin/env",
-                                     "HOME=" + dir_.path(),
-                                     "GOTOOLCHAIN=local",
-                                     "GOCACHE=" + dir_.File("gocache"),
-                                     "GOFLAGS=",
-                                     GO_PATH,
-                                     "tool",
-                                     "pprof"};
-    argv.insert(argv.end(), args.begin(), args.end());
-    const testing::ProcessResult r = testing::RunProcess(argv);
+    const testing::ProcessResult r = testing::RunGoPprof(GO_PATH, args, dir_);
     EXPECT_EQ(r.exit_code, 0) << "go tool pprof failed:\n" << r.stderr_text;
     return r.stdout_text;
   }

@@ -16,8 +16,9 @@
 
 namespace benchprof::testing {
 
-// Runs `<go> tool pprof <args...>` with HOME, GOCACHE and PPROF_TMPDIR in
-// `home`. `go` is the go binary's path.
+// Runs `<go> tool pprof <args...>` in `home`, with HOME, GOCACHE and
+// PPROF_TMPDIR there too. `go` is the go binary's path; file arguments must
+// be absolute paths.
 ProcessResult RunGoPprof(const std::string& go, const std::vector<std::string>& args,
                          const TempDir& home);
 

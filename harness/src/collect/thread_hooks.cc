@@ -1,17 +1,21 @@
-// Threads started while the CPU profiler runs arm their own sampling timer:
-// pthread_create is replaced (symbol interposition from the executable, so
-// std::thread and every library's threads pass through here) by a version
-// that runs the new thread's start routine through a trampoline.
+// Threads started while the CPU profiler runs arm their own sampling timer,
+// and threads started while a trace is recorded register with the tracer
+// (so their CPU use is sampled) and record "thread start": pthread_create is
+// replaced (symbol interposition from the executable, so std::thread and
+// every library's threads pass through here) by a version that runs the new
+// thread's start routine through a trampoline. The tracer's own threads are
+// created without it.
 //
 // The trampoline's small record comes from glibc's allocator directly, so
-// starting a thread under --cpuprofile does not change allocs/op. When the
-// profiler is not running the real pthread_create is called unchanged.
+// starting a thread under --cpuprofile or --trace does not change allocs/op.
+// When neither runs the real pthread_create is called unchanged.
 #include <dlfcn.h>
 #include <pthread.h>
 
 #include <cstddef>
 
 #include "collect/cpu_sampler.h"
+#include "trace/trace_recorder.h"
 
 extern "C" {
 void* __libc_malloc(size_t size) noexcept;
@@ -41,6 +45,9 @@ void* RunTrampoline(void* raw) {
   const Trampoline trampoline = *static_cast<Trampoline*>(raw);
   __libc_free(raw);
   benchprof::collect::RegisterCurrentThread();
+  // Its "thread exit" is recorded by the tracer's thread-specific
+  // destructor, which also runs when the thread calls pthread_exit.
+  benchprof::trace::OnThreadStart();
   void* result = trampoline.start(trampoline.arg);
   benchprof::collect::UnregisterCurrentThread();
   return result;
@@ -51,7 +58,10 @@ void* RunTrampoline(void* raw) {
 extern "C" int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
                               void* (*start)(void*), void* arg) {
   const CreateFunction real = RealPthreadCreate();
-  if (!benchprof::collect::CpuSamplerRunning()) return real(thread, attr, start, arg);
+  if ((!benchprof::collect::CpuSamplerRunning() && !benchprof::trace::IsRecording()) ||
+      benchprof::trace::CreatingInternalThread()) {
+    return real(thread, attr, start, arg);
+  }
   auto* trampoline = static_cast<Trampoline*>(__libc_malloc(sizeof(Trampoline)));
   if (trampoline == nullptr) return real(thread, attr, start, arg);
   *trampoline = {start, arg};

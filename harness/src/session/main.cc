@@ -30,6 +30,7 @@
 #include "session/loop_hooks.h"
 #include "session/run_labels.h"
 #include "session/timed_loop.h"
+#include "session/trace_session.h"
 
 // Defined by the library (benchmark.cc); not in its public header.
 namespace benchmark {
@@ -53,7 +54,8 @@ int Fail(const std::string& program, const std::string& message, int exit_code) 
 }
 
 bool NeedsInterception(const cli::Options& options) {
-  return options.benchmem || !options.cpuprofile.empty() || !options.memprofile.empty();
+  return options.benchmem || !options.cpuprofile.empty() || !options.memprofile.empty() ||
+         !options.trace.empty();
 }
 
 // Checks that the interception every requested figure depends on is live.
@@ -137,6 +139,15 @@ int Main(int argc, char** argv) {
                                                           options->memprofile_rate);
   }
 
+  std::unique_ptr<session::TraceSession> trace;
+  if (!options->trace.empty()) {
+    StatusOr<AtomicFile> created = AtomicFile::Create(options->trace);
+    if (!created.ok()) {
+      return Fail(program, "--trace: " + created.status().message(), kExitUsage);
+    }
+    trace = std::make_unique<session::TraceSession>(std::move(created).value(), program);
+  }
+
   if (Status tested = SelfTest(*options); !tested.ok()) {
     return Fail(program, tested.message(), kExitHarnessFailure);
   }
@@ -150,7 +161,7 @@ int Main(int argc, char** argv) {
   }
 
   session::ConfigureTimedLoop({.publish_alloc_counters = options->benchmem,
-                               .label_profile_segments = cpu_profile || heap_profile});
+                               .label_profile_segments = cpu_profile || heap_profile || trace});
   benchmark::AddCustomContext("benchprof_version", BENCHPROF_VERSION);
   benchmark::AddCustomContext("benchprof_benchmem", options->benchmem ? "true" : "false");
 
@@ -159,7 +170,14 @@ int Main(int argc, char** argv) {
   session::RunLabels run_labels;
   auditor.SetSegmentListener([&](uint32_t segment, const RunLabel& label) {
     run_labels.NoteReportedRun(segment, label);
+    if (trace) trace->NoteReportedRun(segment, label);
   });
+  // Before the profilers: the tracer's own threads then get no CPU timer.
+  if (trace && !benchmark::FLAGS_benchmark_list_tests) {
+    if (Status started = trace->Start(); !started.ok()) {
+      return Fail(program, started.message(), kExitHarnessFailure);
+    }
+  }
   if (cpu_profile) {
     if (Status started = cpu_profile->Start(); !started.ok()) {
       return Fail(program, started.message(), kExitHarnessFailure);
@@ -182,6 +200,11 @@ int Main(int argc, char** argv) {
 
   // The library has said which filter matched nothing.
   if (matched == 0) return kExitNoBenchmarkMatched;
+  if (trace && !benchmark::FLAGS_benchmark_list_tests) {
+    if (Status written = trace->Finish(); !written.ok()) {
+      return Fail(program, written.message(), kExitHarnessFailure);
+    }
+  }
   if (cpu_profile && !benchmark::FLAGS_benchmark_list_tests) {
     if (Status written = cpu_profile->Finish(run_labels); !written.ok()) {
       return Fail(program, written.message(), kExitHarnessFailure);

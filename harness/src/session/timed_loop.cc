@@ -6,6 +6,7 @@
 
 #include "collect/alloc_counter.h"
 #include "collect/timed_scope.h"
+#include "session/trace_session.h"
 
 namespace benchprof::session {
 namespace {
@@ -41,19 +42,23 @@ void BeforeLoopStart(benchmark::State& state) {
     g_totals_at_run_start = collect::TotalAllocations();
     if (g_settings.label_profile_segments) collect::SetProfileSegment(++g_segment);
   }
+  TraceLoopStarting(state.thread_index(), g_segment);
 }
 
 void AfterLoopStart(benchmark::State& state) {
   // A run that failed before its loop has no timed region.
   if (!state.error_occurred()) collect::EnterTimedRegion();
+  TraceLoopStarted();
 }
 
 void BeforeLoopFinish(benchmark::State&) {
+  TraceLoopFinishing();
   g_loops_finished.fetch_add(1, std::memory_order_relaxed);
   collect::LeaveTimedRegion();
 }
 
 void AfterLoopFinish(benchmark::State& state) {
+  TraceLoopFinished(state.thread_index(), state.iterations());
   if (g_settings.label_profile_segments && state.thread_index() == 0) {
     // Only thread 0 sets it, so the library's sum over threads is exact.
     state.counters[kSegmentCounter] = benchmark::Counter(static_cast<double>(g_segment));
@@ -66,8 +71,14 @@ void AfterLoopFinish(benchmark::State& state) {
   PublishAllocCounters(state, run_totals);
 }
 
-void BeforePause(benchmark::State&) { collect::LeaveTimedRegion(); }
+void BeforePause(benchmark::State&) {
+  TracePausing();
+  collect::LeaveTimedRegion();
+}
 
-void AfterResume(benchmark::State&) { collect::EnterTimedRegion(); }
+void AfterResume(benchmark::State&) {
+  collect::EnterTimedRegion();
+  TraceResumed();
+}
 
 }  // namespace benchprof::session

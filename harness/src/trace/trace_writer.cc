@@ -1,0 +1,105 @@
+#include "trace/trace_writer.h"
+
+#include <unistd.h>
+
+#include <chrono>
+
+#include "trace/thread_table.h"
+#include "trace/trace_recorder.h"
+
+namespace benchprof::trace {
+namespace {
+
+// How often the writer looks for filled chunks. With the default pool that
+// leaves room for bursts of ~250 million events per second between passes.
+constexpr std::chrono::milliseconds kPollInterval{2};
+
+}  // namespace
+
+TraceWriter::TraceWriter(ChunkPool& pool, uint32_t generation, const TraceClock& clock,
+                         std::unique_ptr<TraceFormatter> formatter)
+    : pool_(pool), generation_(generation), formatter_(std::move(formatter)) {
+  if (formatter_) decoder_.emplace(clock, *formatter_);
+}
+
+TraceWriter::~TraceWriter() {
+  if (thread_.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      finishing_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+}
+
+void TraceWriter::Start(std::function<void()> on_thread_start) {
+  InternalThreadCreation internal;
+  thread_ = std::thread(&TraceWriter::Run, this, std::move(on_thread_start));
+}
+
+Status TraceWriter::Finish(uint64_t end_ticks, uint64_t dropped_events, int64_t clock_drift_ns) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    finishing_ = true;
+    end_ticks_ = end_ticks;
+    totals_.dropped_events = dropped_events;
+    totals_.clock_drift_ns = clock_drift_ns;
+  }
+  wake_.notify_one();
+  thread_.join();
+  return result_;
+}
+
+void TraceWriter::DecodeNew(Chunk& chunk) {
+  const uint32_t count = chunk.header.count.load(std::memory_order_acquire);
+  if (count > chunk.header.formatted) {
+    if (decoder_) decoder_->Decode(chunk, chunk.header.formatted, count);
+    chunk.header.formatted = count;
+  }
+}
+
+void TraceWriter::DrainSubmitted() {
+  Chunk* chunk = pool_.TakeSubmitted();
+  while (chunk != nullptr) {
+    Chunk* next = chunk->header.next_submitted;
+    // A chunk of an earlier trace, handed in by a thread that ended late.
+    if (chunk->header.generation == generation_) DecodeNew(*chunk);
+    chunk->header.pool->Push(chunk);
+    chunk = next;
+  }
+}
+
+void TraceWriter::DrainLiveChunks() {
+  const uint32_t used = g_thread_slots_used.load(std::memory_order_acquire);
+  for (uint32_t i = 0; i < used; ++i) {
+    Chunk* chunk = g_thread_slots[i].published.load(std::memory_order_acquire);
+    if (chunk != nullptr && chunk->header.generation == generation_) DecodeNew(*chunk);
+  }
+}
+
+void TraceWriter::Run(std::function<void()> on_thread_start) {
+  if (on_thread_start) on_thread_start();
+  const pid_t tid = gettid();
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!finishing_) {
+    wake_.wait_for(lock, kPollInterval);
+    lock.unlock();
+    DrainSubmitted();
+    lock.lock();
+  }
+  const uint64_t end_ticks = end_ticks_;
+  lock.unlock();
+  if (end_ticks == 0) return;  // destroyed without Finish(): no output
+  // Order matters: chunks handed in before the stop precede, in each
+  // thread's history, the chunk it was filling at the stop.
+  DrainSubmitted();
+  DrainLiveChunks();
+  DrainSubmitted();
+  if (!formatter_) return;
+  decoder_->Finish(end_ticks, totals_);
+  totals_.writer_tid = tid;
+  result_ = formatter_->End(totals_);
+}
+
+}  // namespace benchprof::trace

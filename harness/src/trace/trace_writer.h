@@ -1,0 +1,76 @@
+// The background writer: every couple of milliseconds it takes the chunks
+// threads have filled, decodes them and passes the events to the formatter,
+// then returns the chunks to the pool. At the end it also reads the chunks
+// threads are still filling, so nothing recorded before the stop is lost.
+//
+//   TraceWriter writer(*pool, generation, clock, std::move(formatter));
+//   writer.Start(on_thread_start);
+//   ... recording ...   (then recording stops and every thread leaves its slow path)
+//   Status done = writer.Finish(end_ticks, dropped, drift);
+//
+// Thread-safety: Start and Finish from one thread; the rest runs on the
+// writer's own thread.
+#ifndef BENCHPROF_TRACE_TRACE_WRITER_H_
+#define BENCHPROF_TRACE_TRACE_WRITER_H_
+
+#include <sys/types.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "common/status.h"
+#include "trace/event_decoder.h"
+#include "trace/trace_buffer.h"
+#include "trace/trace_clock.h"
+#include "trace/trace_formatter.h"
+
+namespace benchprof::trace {
+
+class TraceWriter {
+ public:
+  // Formats the chunks of session `generation` from `pool`; `clock` must
+  // outlive the writer. The formatter's Begin() must have been called. A
+  // null formatter discards the chunks unread (for overhead benchmarks).
+  TraceWriter(ChunkPool& pool, uint32_t generation, const TraceClock& clock,
+              std::unique_ptr<TraceFormatter> formatter);
+  ~TraceWriter();
+
+  // Starts the writer thread; `on_thread_start` runs on it first.
+  void Start(std::function<void()> on_thread_start);
+
+  // REQUIRES: recording has stopped and no thread is in its slow path.
+  // Formats everything still buffered, closes open spans at `end_ticks`,
+  // ends the output and joins the thread.
+  Status Finish(uint64_t end_ticks, uint64_t dropped_events, int64_t clock_drift_ns);
+
+  uint64_t events_written() const { return formatter_ ? formatter_->events_written() : 0; }
+  uint64_t unmatched_ends() const { return decoder_ ? decoder_->unmatched_ends() : 0; }
+
+ private:
+  void Run(std::function<void()> on_thread_start);
+  void DrainSubmitted();
+  void DrainLiveChunks();
+  void DecodeNew(Chunk& chunk);
+
+  ChunkPool& pool_;
+  const uint32_t generation_;
+  std::unique_ptr<TraceFormatter> formatter_;
+  std::optional<EventDecoder> decoder_;  // with the formatter
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool finishing_ = false;  // guarded by mutex_
+  uint64_t end_ticks_ = 0;
+  TraceTotals totals_;
+  Status result_;
+  std::thread thread_;
+};
+
+}  // namespace benchprof::trace
+
+#endif  // BENCHPROF_TRACE_TRACE_WRITER_H_

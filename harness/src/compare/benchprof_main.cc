@@ -8,6 +8,7 @@
 #include "compare/command_line.h"
 #include "compare/compare_command.h"
 #include "compare/convert_command.h"
+#include "compare/trace_summary_command.h"
 
 namespace {
 
@@ -20,6 +21,9 @@ Commands:
   compare   compare base and head benchmark results: table, verdict, exit code
             (0 no regression, 1 regression, 2 inconclusive, 3 bad input)
   convert   convert Google Benchmark JSON to Go benchmark text (for benchstat)
+  trace-summary
+            summarize a `bench --trace` file: per-thread busy/idle share,
+            task and region durations (count, min, p50, p90, p99, max)
 
 Run "benchprof <command> --help" for a command's flags.
 )";
@@ -57,12 +61,19 @@ int main(int argc, char** argv) {
     const int code = benchprof::compare::RunConvertCommand(rest, out, err);
     return Finish(code, out, err);
   }
+  if (command == "trace-summary") {
+    const int code = benchprof::compare::RunTraceSummaryCommand(rest, out, err);
+    return Finish(code, out, err);
+  }
   if (command == "--help" || command == "-help" || command == "-h" || command == "help") {
     if (command == "help" && rest.size() == 1 && rest[0] == "compare") {
       return Finish(kExitOk, benchprof::compare::CompareHelp(), "");
     }
     if (command == "help" && rest.size() == 1 && rest[0] == "convert") {
       return Finish(kExitOk, benchprof::compare::ConvertHelp(), "");
+    }
+    if (command == "help" && rest.size() == 1 && rest[0] == "trace-summary") {
+      return Finish(kExitOk, benchprof::compare::TraceSummaryHelp(), "");
     }
     return Finish(kExitOk, kUsage, "");
   }
@@ -71,5 +82,5 @@ int main(int argc, char** argv) {
   }
   return Finish(kExitBadInput, "",
                 "benchprof: unknown command \"" + benchprof::compare::OneLine(command) +
-                    "\" (commands: compare, convert; see benchprof --help)\n");
+                    "\" (commands: compare, convert, trace-summary; see benchprof --help)\n");
 }

@@ -1,0 +1,119 @@
+// The rss-search CLI as a user runs it: the Go program's result line for
+// every variant and mode, one-line errors and exit code 2 for bad command
+// lines, and the corpus kept only when asked.
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "support/subprocess.h"
+
+namespace benchprof::rss {
+namespace {
+
+using ::benchprof::testing::ListDirectory;
+using ::benchprof::testing::ProcessResult;
+using ::benchprof::testing::RunProcess;
+using ::benchprof::testing::TempDir;
+
+ProcessResult RssSearch(std::vector<std::string> args, const std::string& tmpdir = "") {
+  args.insert(args.begin(), RSS_SEARCH_PATH);
+  std::vector<std::string> env;
+  if (!tmpdir.empty()) env.push_back("TMPDIR=" + tmpdir);
+  return RunProcess(args, env);
+}
+
+TEST(RssSearchCliTest, Help) {
+  const ProcessResult r = RssSearch({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.stdout_text.find("Usage: rss-search"), std::string::npos);
+  EXPECT_NE(r.stdout_text.find("--variant"), std::string::npos);
+  EXPECT_NE(r.stdout_text.find("pool_tasks"), std::string::npos);
+}
+
+TEST(RssSearchCliTest, EveryVariantPrintsTheGoProgramsLine) {
+  for (const char* variant :
+       {"sequential", "concurrent", "semaphore", "pool", "pool_tasks", "pipeline"}) {
+    TempDir tmp;
+    const ProcessResult r = RssSearch({"--variant", variant, "--documents=60"}, tmp.path());
+    ASSERT_EQ(r.exit_code, 0) << variant << ": " << r.stderr_text;
+    EXPECT_EQ(r.stdout_text.rfind("Searching 60 files, found president 420 times.\n", 0), 0u)
+        << r.stdout_text;
+    EXPECT_NE(r.stdout_text.find("variant: " + std::string(variant)), std::string::npos);
+    EXPECT_NE(r.stdout_text.find("newsfeed.xml read 60 times"), std::string::npos) << r.stdout_text;
+    EXPECT_TRUE(std::regex_search(r.stdout_text, std::regex(R"(elapsed: [0-9.]+ s \()")))
+        << r.stdout_text;
+    // The temporary corpus is gone.
+    EXPECT_TRUE(ListDirectory(tmp.path()).empty()) << variant;
+  }
+}
+
+TEST(RssSearchCliTest, CountsTheSearchsAllocations) {
+  if (!ALLOC_HOOKS_ENABLED) GTEST_SKIP() << "built without allocation hooks (sanitizer build)";
+  const ProcessResult r = RssSearch({"--mode=memory", "--documents=20"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.stdout_text, m,
+                                std::regex(R"(allocations: (\d+) \(([0-9.]+) per document\))")))
+      << r.stdout_text;
+  // Per document at least: the read buffer, the parser and an item vector,
+  // and one string per title and description longer than 15 characters.
+  EXPECT_GT(std::stod(m[2]), 80.0) << r.stdout_text;
+  EXPECT_LT(std::stod(m[2]), 1000.0) << r.stdout_text;
+}
+
+TEST(RssSearchCliTest, MemoryDistinctAndKeptDirectory) {
+  ProcessResult r = RssSearch({"--mode=memory", "--distinct", "--documents=30", "--topic=President",
+                               "--variant=pool", "--workers=3"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.stdout_text.rfind("Searching 30 files, found President 60 times.\n", 0), 0u)
+      << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("workers 3, mode memory (distinct documents)"), std::string::npos)
+      << r.stdout_text;
+
+  TempDir keep;
+  r = RssSearch({"--distinct", "--documents=12", "--dir", keep.File("feeds")});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.stdout_text.rfind("Searching 12 files, found president 84 times.\n", 0), 0u);
+  EXPECT_EQ(ListDirectory(keep.File("feeds")).size(), 12u);
+}
+
+TEST(RssSearchCliTest, BadCommandLinesAreOneLineAndExitTwo) {
+  const std::vector<std::vector<std::string>> bad = {
+      {"--bogus"},
+      {"--variant=freq"},
+      {"--variant"},
+      {"--documents=0"},
+      {"--documents=100001"},
+      {"--documents=12x"},
+      {"--mode=tape"},
+      {"--topic="},
+      {"--workers=0"},
+      {"--workers=2"},  // the default variant, sequential, has no workers
+      {"--variant=pipeline", "--workers=2"},
+      {"--seed=-1"},
+      {"--distinct=maybe"},
+      {"--mode=memory", "--dir=/tmp/x"},
+      {"feeds"},
+  };
+  for (const auto& args : bad) {
+    const ProcessResult r = RssSearch(args);
+    EXPECT_EQ(r.exit_code, 2) << args[0];
+    EXPECT_TRUE(r.stdout_text.empty()) << args[0];
+    ASSERT_FALSE(r.stderr_text.empty()) << args[0];
+    EXPECT_EQ(r.stderr_text.rfind("rss-search: ", 0), 0u) << r.stderr_text;
+    EXPECT_EQ(r.stderr_text.find('\n'), r.stderr_text.size() - 1) << r.stderr_text;
+  }
+}
+
+TEST(RssSearchCliTest, UnwritableDirectoryIsAnError) {
+  const ProcessResult r = RssSearch({"--dir=/proc/rss-search-test", "--documents=2"});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.stderr_text.rfind("rss-search: ", 0), 0u) << r.stderr_text;
+  EXPECT_TRUE(r.stdout_text.empty());
+}
+
+}  // namespace
+}  // namespace benchprof::rss

@@ -2,9 +2,10 @@
 //
 // While a trace is recorded, every thread appends fixed-size records to a
 // chunk of its own (trace_buffer.h) without locks or allocation; a full
-// chunk goes to a background writer thread (trace_writer.h), which decodes
-// it (event_decoder.h) and streams it through a TraceFormatter (e.g.
-// chrome_json_writer.h) to the file. A sampler thread (cpu_usage_sampler.h)
+// chunk goes to a background writer thread (trace_writer.h), which spools
+// it (trace_spool.h) and, once recording stops, decodes it (event_decoder.h)
+// and streams it through a TraceFormatter (e.g. chrome_json_writer.h) to
+// the file. A sampler thread (cpu_usage_sampler.h)
 // adds each thread's CPU use and the process's allocation totals. Memory is
 // a fixed pool of chunks: when none is free, events are dropped and counted.
 //

@@ -19,7 +19,10 @@ constexpr std::chrono::milliseconds kPollInterval{2};
 TraceWriter::TraceWriter(ChunkPool& pool, uint32_t generation, const TraceClock& clock,
                          std::unique_ptr<TraceFormatter> formatter)
     : pool_(pool), generation_(generation), formatter_(std::move(formatter)) {
-  if (formatter_) decoder_.emplace(clock, *formatter_);
+  if (!formatter_) return;
+  decoder_.emplace(clock, *formatter_);
+  StatusOr<TraceSpool> spool = TraceSpool::Create();
+  if (spool.ok()) spool_.emplace(std::move(spool).value());
 }
 
 TraceWriter::~TraceWriter() {
@@ -53,10 +56,26 @@ Status TraceWriter::Finish(uint64_t end_ticks, uint64_t dropped_events, int64_t 
 
 void TraceWriter::DecodeNew(Chunk& chunk) {
   const uint32_t count = chunk.header.count.load(std::memory_order_acquire);
-  if (count > chunk.header.formatted) {
-    if (decoder_) decoder_->Decode(chunk, chunk.header.formatted, count);
-    chunk.header.formatted = count;
+  if (count <= chunk.header.formatted) return;
+  const uint32_t from = chunk.header.formatted;
+  chunk.header.formatted = count;
+  if (!decoder_) return;
+  if (spool_) {
+    Status appended = spool_->Append(chunk.header.tid, chunk.slots + from, count - from);
+    if (appended.ok()) return;
+    // Decode directly from now on, keeping every thread's events in order:
+    // what was spooled goes first.
+    ReplaySpool();
   }
+  decoder_->Decode(chunk, from, count);
+}
+
+void TraceWriter::ReplaySpool() {
+  if (!spool_) return;
+  Status replayed = spool_->Replay(
+      [&](const Chunk& spooled, uint32_t count) { decoder_->Decode(spooled, 0, count); });
+  if (!replayed.ok()) replay_status_ = std::move(replayed);
+  spool_.reset();
 }
 
 void TraceWriter::DrainSubmitted() {
@@ -97,9 +116,12 @@ void TraceWriter::Run(std::function<void()> on_thread_start) {
   DrainLiveChunks();
   DrainSubmitted();
   if (!formatter_) return;
+  ReplaySpool();
   decoder_->Finish(end_ticks, totals_);
   totals_.writer_tid = tid;
   result_ = formatter_->End(totals_);
+  // A spool that could not be read back lost events: the trace is incomplete.
+  if (result_.ok() && !replay_status_.ok()) result_ = replay_status_;
 }
 
 }  // namespace benchprof::trace

@@ -1,7 +1,11 @@
 // The background writer: every couple of milliseconds it takes the chunks
-// threads have filled, decodes them and passes the events to the formatter,
-// then returns the chunks to the pool. At the end it also reads the chunks
-// threads are still filling, so nothing recorded before the stop is lost.
+// threads have filled, appends their records to the spool (trace_spool.h)
+// and returns the chunks to the pool. At the end it also reads the chunks
+// threads are still filling, so nothing recorded before the stop is lost,
+// then decodes the whole spool and passes the events to the formatter:
+// formatting, the expensive part, happens after the benchmarks ran. If no
+// spool can be created, or it stops accepting writes, chunks are decoded as
+// they come instead.
 //
 //   TraceWriter writer(*pool, generation, clock, std::move(formatter));
 //   writer.Start(on_thread_start);
@@ -28,6 +32,7 @@
 #include "trace/trace_buffer.h"
 #include "trace/trace_clock.h"
 #include "trace/trace_formatter.h"
+#include "trace/trace_spool.h"
 
 namespace benchprof::trace {
 
@@ -56,11 +61,15 @@ class TraceWriter {
   void DrainSubmitted();
   void DrainLiveChunks();
   void DecodeNew(Chunk& chunk);
+  // Decodes and empties the spool; afterwards chunks are decoded directly.
+  void ReplaySpool();
 
   ChunkPool& pool_;
   const uint32_t generation_;
   std::unique_ptr<TraceFormatter> formatter_;
   std::optional<EventDecoder> decoder_;  // with the formatter
+  std::optional<TraceSpool> spool_;      // with the formatter, while it works
+  Status replay_status_;                 // set if the spool could not be read back
 
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -134,8 +134,16 @@ TEST_F(HeapSamplerTest, SampledBlocksWorkThroughEveryEntryPoint) {
     for (int i = 0; i < 7 * 149; ++i) ASSERT_EQ(zeroed[i], 0) << i;
     free(zeroed);
 
+    for (const size_t alignment : {size_t{16}, size_t{32}, size_t{64}}) {
+      for (int i = 0; i < 4; ++i) {  // glibc's base alignment varies
+        void* aligned = Escape(aligned_alloc(alignment, 1013));
+        EXPECT_TRUE(IsSampledBlock(aligned));
+        EXPECT_TRUE(IsAligned(aligned, alignment)) << alignment;
+        EXPECT_EQ(malloc_usable_size(aligned), 1013u);
+        free(aligned);
+      }
+    }
     void* aligned = Escape(aligned_alloc(64, 1004));
-    EXPECT_TRUE(IsSampledBlock(aligned));
     EXPECT_TRUE(IsAligned(aligned, 64));
     free(aligned);
     void* page = nullptr;
@@ -145,6 +153,10 @@ TEST_F(HeapSamplerTest, SampledBlocksWorkThroughEveryEntryPoint) {
     void* old_style = Escape(memalign(256, 1004));
     EXPECT_TRUE(IsAligned(old_style, 256));
     free(old_style);
+    void* avx = Escape(::operator new (1014, std::align_val_t{32}));
+    EXPECT_TRUE(IsSampledBlock(avx));
+    EXPECT_TRUE(IsAligned(avx, 32));
+    ::operator delete(avx, std::align_val_t{32});
     void* big_aligned = Escape(::operator new (1004, std::align_val_t{128}));
     EXPECT_TRUE(IsSampledBlock(big_aligned));
     EXPECT_TRUE(IsAligned(big_aligned, 128));
@@ -158,6 +170,9 @@ TEST_F(HeapSamplerTest, SampledBlocksWorkThroughEveryEntryPoint) {
   EXPECT_EQ(BucketsOfSize(5003).frees, 1u);
   EXPECT_EQ(BucketsOfSize(13).frees, 1u);
   EXPECT_EQ(BucketsOfSize(7 * 149).allocs, 1u);
+  EXPECT_EQ(BucketsOfSize(1013).allocs, 12u);
+  EXPECT_EQ(BucketsOfSize(1013).frees, 12u);
+  EXPECT_EQ(BucketsOfSize(1014).frees, 1u);
   EXPECT_EQ(BucketsOfSize(1004).allocs, 5u);
   EXPECT_EQ(BucketsOfSize(1004).frees, 5u);
 }

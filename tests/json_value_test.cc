@@ -580,15 +580,15 @@ TEST(AppendQuotedTest, EscapesQuotesBackslashesAndControlCharacters) {
   EXPECT_EQ(empty, R"("")");
 }
 
-TEST(AppendQuotedTest, PassesOtherBytesThrough) {
+TEST(AppendQuotedTest, PassesOtherAsciiAndUtf8Through) {
   std::string out;
-  AppendQuoted(out, "/caf\xC3\xA9 \xF0\x9F\x98\x80 \x7F \xFF");
-  EXPECT_EQ(out, "\"/caf\xC3\xA9 \xF0\x9F\x98\x80 \x7F \xFF\"");
+  AppendQuoted(out, "/caf\xC3\xA9 \xF0\x9F\x98\x80 \x7F");
+  EXPECT_EQ(out, "\"/caf\xC3\xA9 \xF0\x9F\x98\x80 \x7F\"");
 }
 
-TEST(AppendQuotedTest, EveryByteRoundTripsThroughParse) {
+TEST(AppendQuotedTest, EveryAsciiByteRoundTripsThroughParse) {
   std::string all_bytes;
-  for (int b = 0; b < 256; ++b) all_bytes.push_back(static_cast<char>(b));
+  for (int b = 0; b < 128; ++b) all_bytes.push_back(static_cast<char>(b));
   std::string quoted;
   AppendQuoted(quoted, all_bytes);
   for (char c : quoted) EXPECT_GE(static_cast<unsigned char>(c), 0x20);
@@ -616,6 +616,20 @@ TEST(SerializeTest, Numbers) {
   EXPECT_EQ(serialized(123456789012345678.0), "1.2345678901234568e+17");
   EXPECT_EQ(serialized(std::numeric_limits<double>::infinity()), "Infinity");
   EXPECT_EQ(serialized(std::numeric_limits<double>::quiet_NaN()), "NaN");
+}
+
+TEST(AppendQuotedTest, KeepsUtf8AndReplacesEveryOtherByte) {
+  std::string out;
+  AppendQuoted(out, "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80");  // é, €, an emoji
+  EXPECT_EQ(out, "\"caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\"");
+  std::string bad;
+  // A lone continuation byte, a sequence cut short (at the end too), an
+  // overlong '/', a surrogate, and a byte never used in UTF-8.
+  AppendQuoted(bad, "a\x80" "b\xC3" "c\xC0\xAF\xED\xA0\x80\xFF\xE2\x82");
+  EXPECT_EQ(bad,
+            "\"a\\ufffdb\\ufffdc\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"");
+  StatusOr<Value> parsed = Parse(bad);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
 }
 
 TEST(SerializeTest, NumbersRoundTripExactly) {

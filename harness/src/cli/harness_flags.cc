@@ -35,8 +35,9 @@ Status ApplyMemprofile(std::string_view value, Options& options) {
   return Status();
 }
 
-// Go caps the mean at 0x7000000 in its sampler; larger rates are accepted
-// here and mean "very rarely", as in Go.
+// Any non-negative rate is accepted; a very large one means "practically
+// never" (Go's sampler caps the mean at 0x7000000 bytes; ours caps each gap
+// at 2^62 bytes).
 Status ApplyMemprofileRate(std::string_view value, Options& options) {
   StatusOr<int64_t> parsed = ParseInt(value);
   if (!parsed.ok() || *parsed < 0) {

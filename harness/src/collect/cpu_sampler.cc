@@ -82,8 +82,8 @@ void RecordSample(const siginfo_t* info, void* context) {
   const uint64_t weight = 1 + static_cast<uint64_t>(info->si_overrun > 0 ? info->si_overrun : 0);
   uintptr_t frames[kMaxSampledFrames + kHandlerFrames];
   const int captured = CaptureStack(frames, kMaxSampledFrames + kHandlerFrames);
-  if (captured == 0) {
-    // The thread was already capturing: this signal interrupted an unwind.
+  if (captured == kAlreadyCapturing) {
+    // This signal interrupted an unwind of the same thread.
     g_dropped_reentrant.fetch_add(weight, std::memory_order_relaxed);
     return;
   }

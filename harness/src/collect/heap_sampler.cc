@@ -114,7 +114,12 @@ int64_t NextGap(internal::HeapThreadState& state, int64_t rate) {
   if (rate <= 1) return 0;
   // Uniform in (0, 1]: never log(0).
   const double uniform = (static_cast<double>(NextRandom(state) >> 11) + 1.0) * 0x1.0p-53;
-  return static_cast<int64_t>(-std::log(uniform) * static_cast<double>(rate));
+  // Bounded so that the conversion and the countdown cannot overflow at
+  // absurd rates (Go caps the mean instead; the result is the same: such a
+  // thread is practically never sampled).
+  constexpr double kMaxGap = 0x1.0p62;
+  const double gap = -std::log(uniform) * static_cast<double>(rate);
+  return static_cast<int64_t>(gap < kMaxGap ? gap : kMaxGap);
 }
 
 uint64_t HashKey(const uintptr_t* frames, size_t depth, uint64_t size, uint32_t segment) {
@@ -179,7 +184,8 @@ size_t FirstCallerFrame(const uintptr_t* frames, size_t captured) {
 BENCHPROF_ALLOCATOR_TEXT uint64_t RecordSample(uint64_t size) {
   constexpr int kOwnFrames = 8;  // unwinder, CaptureStack, this, the hook
   uintptr_t frames[kMaxHeapFrames + kOwnFrames];
-  const size_t captured = static_cast<size_t>(CaptureStack(frames, kMaxHeapFrames + kOwnFrames));
+  const int result = CaptureStack(frames, kMaxHeapFrames + kOwnFrames);
+  const size_t captured = result > 0 ? static_cast<size_t>(result) : 0;
   const size_t first = FirstCallerFrame(frames, captured);
   size_t depth = captured - first;
   if (depth > static_cast<size_t>(kMaxHeapFrames)) depth = kMaxHeapFrames;
@@ -250,14 +256,19 @@ BENCHPROF_ALLOCATOR_TEXT bool HeapSampleDueSlow(size_t size) {
 }  // namespace internal
 
 BENCHPROF_ALLOCATOR_TEXT void* AllocateSampled(size_t size, size_t alignment, bool zero) noexcept {
-  const size_t header = alignment > kHeaderBytes ? alignment : kHeaderBytes;
+  // malloc's blocks are 16-byte aligned, and so is base + 32. A stricter
+  // alignment takes a header that is a multiple of it (alignments are
+  // powers of two), from an aligned block.
+  const bool aligned = alignment > 16;
+  const size_t header =
+      aligned ? (kHeaderBytes + alignment - 1) / alignment * alignment : kHeaderBytes;
   size_t total;
   if (__builtin_add_overflow(size, header, &total) || header > (size_t{1} << 31)) {
     errno = ENOMEM;
     return nullptr;
   }
   char* base;
-  if (header == kHeaderBytes) {
+  if (!aligned) {
     base = static_cast<char*>(zero ? __libc_calloc(1, total) : __libc_malloc(total));
   } else {
     base = static_cast<char*>(__libc_memalign(alignment, total));

@@ -15,7 +15,7 @@ __thread bool t_capturing __attribute__((tls_model("initial-exec"))) = false;
 }  // namespace
 
 int CaptureStack(uintptr_t* frames, int max_frames) {
-  if (t_capturing) return 0;
+  if (t_capturing) return kAlreadyCapturing;
   t_capturing = true;
   const int captured = unw_backtrace(reinterpret_cast<void**>(frames), max_frames);
   t_capturing = false;

@@ -20,9 +20,10 @@ namespace benchprof::collect {
 // thread's stack, innermost first. The first entries belong to the capturing
 // code itself (how many depends on inlining), so callers trim them: the CPU
 // sampler up to the interrupted PC, the heap sampler up to the first address
-// outside the allocator. Returns the number stored; 0 if the thread is
-// already capturing. Async-signal-safe after WarmUpStackCapture() ran on
-// this thread.
+// outside the allocator. Returns the number stored (0 if the unwinder found
+// nothing), or kAlreadyCapturing if the thread is already capturing.
+// Async-signal-safe after WarmUpStackCapture() ran on this thread.
+inline constexpr int kAlreadyCapturing = -1;
 int CaptureStack(uintptr_t* frames, int max_frames);
 
 // Runs one capture outside any handler so later ones are signal-safe.

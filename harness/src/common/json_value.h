@@ -152,9 +152,9 @@ class Value {
 StatusOr<Value> Parse(std::string_view text);
 
 // Appends `s` to `out` as a JSON string literal, quotes included. Escapes '"',
-// '\\' and control characters (\b \f \n \r \t, the rest as \u00XX) and passes
-// every other byte through, so UTF-8 stays readable; the caller is responsible
-// for `s` being valid UTF-8 if the output must be.
+// '\\' and control characters (\b \f \n \r \t, the rest as \u00XX), copies
+// well-formed UTF-8 as it is, and writes every byte that is not part of a
+// well-formed UTF-8 sequence as \ufffd, so the output is always valid JSON.
 void AppendQuoted(std::string& out, std::string_view s);
 
 // Returns `v` as compact JSON (no whitespace). Integral numbers up to 2^53 in

@@ -8,6 +8,14 @@
 namespace benchprof::compare {
 namespace {
 
+// A count read from JSON as a double; a value past uint64's range (a
+// malformed file) saturates instead of overflowing the conversion.
+uint64_t CountFromDouble(double value) {
+  if (!(value > 0)) return 0;
+  if (value >= 0x1.0p64) return UINT64_MAX;
+  return static_cast<uint64_t>(value);
+}
+
 constexpr std::string_view kDroppedEventsName = "benchprof: dropped events";
 
 // "CPU <thread name> [<tid>]" (docs/trace-format.md) split into the name and
@@ -206,7 +214,7 @@ void TraceSummarizer::Add(const TraceEvent& e) {
     case 'i':
     case 'I':
       if (e.name == kDroppedEventsName && e.count && *e.count > 0) {
-        dropped_from_instants_ += static_cast<uint64_t>(*e.count);
+        dropped_from_instants_ += CountFromDouble(*e.count);
       }
       return;
     default:
@@ -228,7 +236,7 @@ TraceSummary TraceSummarizer::Finish(const std::string& file, const TraceFileInf
   s.dropped_events = dropped_from_instants_;
   if (const json::Value* dropped = info.other_data.Find("dropped_events");
       dropped != nullptr && dropped->is_number() && dropped->as_number() >= 0) {
-    s.dropped_events = static_cast<uint64_t>(dropped->as_number());
+    s.dropped_events = CountFromDouble(dropped->as_number());
   }
   if (const json::Value* v = info.other_data.Find("producer"); v != nullptr && v->is_string()) {
     s.producer = v->as_string();

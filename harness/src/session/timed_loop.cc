@@ -42,7 +42,8 @@ void BeforeLoopStart(benchmark::State& state) {
     g_totals_at_run_start = collect::TotalAllocations();
     if (g_settings.label_profile_segments) collect::SetProfileSegment(++g_segment);
   }
-  TraceLoopStarting(state.thread_index(), g_segment);
+  // g_segment is thread 0's: other threads must not read it while it moves.
+  TraceLoopStarting(state.thread_index(), state.thread_index() == 0 ? g_segment : 0);
 }
 
 void AfterLoopStart(benchmark::State& state) {

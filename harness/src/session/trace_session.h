@@ -68,7 +68,8 @@ class TraceSession {
 
 // Timed-loop hooks (timed_loop.cc), one relaxed load each when no trace is
 // recorded.
-// Before the start barrier; `segment` is the run's new segment.
+// Before the start barrier; `segment` is the run's new segment (thread 0;
+// other threads pass 0).
 void TraceLoopStarting(int thread_index, uint32_t segment);
 // The loop's timer runs.
 void TraceLoopStarted();

@@ -188,10 +188,14 @@ void ChromeJsonWriter::Add(const TraceEvent& e) {
       Open('C', e.tid, e.ts_ns);
       Field("cat", "cpu");
       Field("name", e.name);
-      char busy[16];
-      std::snprintf(busy, sizeof busy, "%.4f", e.busy);
+      // to_chars: locale-independent (a benchmark may have set a locale
+      // whose decimal separator is a comma).
+      char busy[32];
+      const double clamped = e.busy < 0 ? 0 : e.busy > 1 ? 1 : e.busy;
+      const auto [end, ec] =
+          std::to_chars(busy, busy + sizeof busy, clamped, std::chars_format::fixed, 4);
       buffer_ += ",\"args\":{\"busy\":";
-      buffer_ += busy;
+      buffer_.append(busy, ec == std::errc() ? end : busy);
       buffer_ += '}';
       Close();
       break;

@@ -11,6 +11,7 @@
 
 #include <charconv>
 #include <cstring>
+#include <utility>
 
 #include "trace/trace_clock.h"
 
@@ -79,8 +80,12 @@ ThreadSlot* ClaimSlot(bool internal) {
     }
     slot.pos = 0;
     slot.limit.store(0, std::memory_order_relaxed);
-    slot.chunk = nullptr;
-    slot.published.store(nullptr, std::memory_order_relaxed);
+    slot.published.store(nullptr, std::memory_order_release);
+    // A chunk left by the slot's last thread, which ended while no trace was
+    // recorded (its session is over): back to the pool, or the pool shrinks.
+    if (Chunk* stale = std::exchange(slot.chunk, nullptr); stale != nullptr) {
+      stale->header.pool->Push(stale);
+    }
     slot.generation = 0;  // no session yet: the first event announces the thread
     slot.internal = internal;
     slot.tid = gettid();

@@ -10,7 +10,7 @@
 
 namespace benchprof::trace {
 namespace internal {
-bool g_ticks_are_tsc = false;
+std::atomic<bool> g_ticks_are_tsc{false};
 }  // namespace internal
 
 namespace {
@@ -73,7 +73,7 @@ bool TscIsInvariant() {
 }
 
 void SetTickSource(ClockSource resolved) {
-  internal::g_ticks_are_tsc = resolved == ClockSource::kTsc;
+  internal::g_ticks_are_tsc.store(resolved == ClockSource::kTsc, std::memory_order_relaxed);
 }
 
 TraceClock TraceClock::Calibrate(ClockSource requested) {

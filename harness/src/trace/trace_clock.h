@@ -24,6 +24,7 @@
 #include <time.h>
 #include <x86intrin.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string_view>
 
@@ -44,7 +45,8 @@ bool TscIsInvariant();
 
 namespace internal {
 // Which clock ReadTicks() reads; only SetTickSource() writes it.
-extern bool g_ticks_are_tsc;
+// Atomic: set when tracing starts while threads that exit read it.
+extern std::atomic<bool> g_ticks_are_tsc;
 }  // namespace internal
 
 // Chooses the clock ReadTicks() reads (kTsc or kMonotonic).
@@ -60,7 +62,7 @@ inline uint64_t MonotonicNanos() {
 inline uint64_t ReadTicks() {
   // rdtsc without a fence: an event's position within a few instructions
   // does not matter, and a fence would double the cost.
-  return __builtin_expect(internal::g_ticks_are_tsc, 1) ? __rdtsc() : MonotonicNanos();
+  return __builtin_expect(internal::g_ticks_are_tsc.load(std::memory_order_relaxed), 1) ? __rdtsc() : MonotonicNanos();
 }
 
 // Converts ticks to nanoseconds since the start of tracing.

@@ -98,7 +98,18 @@ bool Refill(ThreadSlot& slot, uint32_t slots) {
   const uint32_t needed = slots + (first_event ? 1 + kNameSlots : 0);
   if (slot.chunk == nullptr || slot.pos + needed > kSlotsPerChunk) {
     Chunk* fresh = pool->Pop();
-    if (fresh == nullptr) return false;
+    if (fresh == nullptr) {
+      // Hand in the full chunk all the same: only submitted chunks come
+      // back to the pool, and a pool whose chunks all sit full with their
+      // threads would drop every later event.
+      if (Chunk* full = slot.chunk; full != nullptr) {
+        slot.chunk = nullptr;
+        slot.pos = 0;
+        slot.published.store(nullptr, std::memory_order_release);
+        full->header.pool->Submit(full);
+      }
+      return false;
+    }
     fresh->header.generation = generation;
     fresh->header.tid = slot.tid;
     Chunk* full = slot.chunk;

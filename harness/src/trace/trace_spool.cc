@@ -68,8 +68,7 @@ StatusOr<TraceSpool> TraceSpool::Create() {
     if (fd >= 0) unlink(path.c_str());
   }
   if (fd < 0) {
-    return Status::Error("cannot create the trace spool in " + dir + ": " +
-                         std::strerror(errno));
+    return Status::Error("cannot create the trace spool in " + dir + ": " + std::strerror(errno));
   }
   return TraceSpool(fd);
 }
@@ -84,9 +83,17 @@ TraceSpool::~TraceSpool() {
 Status TraceSpool::Append(pid_t tid, const RecordSlot* slots, uint32_t count) {
   if (count == 0) return Status();
   const SpoolHeader header{static_cast<int32_t>(tid), count};
-  if (Status written = WriteAll(fd_, &header, sizeof header); !written.ok()) return written;
   const size_t bytes = size_t{count} * sizeof(RecordSlot);
-  if (Status written = WriteAll(fd_, slots, bytes); !written.ok()) return written;
+  Status written = WriteAll(fd_, &header, sizeof header);
+  if (written.ok()) written = WriteAll(fd_, slots, bytes);
+  if (!written.ok()) {
+    // Cut off what part of this run made it, so Replay() sees whole runs.
+    if (ftruncate(fd_, static_cast<off_t>(size_)) != 0 ||
+        lseek(fd_, static_cast<off_t>(size_), SEEK_SET) < 0) {
+      return written.WithContext("and cannot cut the spool back");
+    }
+    return written;
+  }
   size_ += sizeof header + bytes;
   return Status();
 }

@@ -39,7 +39,8 @@ class TraceSpool {
   ~TraceSpool();
 
   // Appends `count` whole records (with their payload slots) that thread
-  // `tid` wrote. Fails if the file cannot be written (disk full).
+  // `tid` wrote. Fails if the file cannot be written (disk full); the spool
+  // then holds what it held before the call.
   Status Append(pid_t tid, const RecordSlot* slots, uint32_t count);
 
   // Calls `visit` with every appended run of records, in order, each copied

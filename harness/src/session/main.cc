@@ -53,6 +53,14 @@ int Fail(const std::string& program, const std::string& message, int exit_code) 
   return exit_code;
 }
 
+// The temporary file behind output flag `flag`; none if `path` is empty.
+StatusOr<std::optional<AtomicFile>> OpenOutput(const std::string& flag, const std::string& path) {
+  if (path.empty()) return std::optional<AtomicFile>();
+  StatusOr<AtomicFile> created = AtomicFile::Create(path);
+  if (!created.ok()) return created.status().WithContext(flag);
+  return std::optional<AtomicFile>(std::move(created).value());
+}
+
 bool NeedsInterception(const cli::Options& options) {
   return options.benchmem || !options.cpuprofile.empty() || !options.memprofile.empty() ||
          !options.trace.empty();
@@ -107,45 +115,34 @@ int Main(int argc, char** argv) {
   StatusOr<cli::Options> options = cli::ParseHarnessFlags(rest);
   if (!options.ok()) return Fail(program, options.status().message(), kExitUsage);
 
-  // The library would truncate --benchmark_out and fill it as benchmarks
-  // finish; it writes a temporary file instead, moved into place at the end.
-  std::optional<AtomicFile> result_file;
-  if (!benchmark::FLAGS_benchmark_out.empty()) {
-    StatusOr<AtomicFile> created = AtomicFile::Create(benchmark::FLAGS_benchmark_out);
-    if (!created.ok()) {
-      return Fail(program, "--benchmark_out: " + created.status().message(), kExitUsage);
-    }
-    result_file.emplace(std::move(created).value());
-    benchmark::FLAGS_benchmark_out = result_file->temp_path();
+  // Every output is first a temporary file beside its destination, moved
+  // into place at the end; an unwritable path is a usage error now, before
+  // anything runs. (The library would truncate --benchmark_out and fill it
+  // as benchmarks finish; it writes the temporary file instead.)
+  StatusOr<std::optional<AtomicFile>> out_file =
+      OpenOutput("--benchmark_out", benchmark::FLAGS_benchmark_out);
+  StatusOr<std::optional<AtomicFile>> cpu_file = OpenOutput("--cpuprofile", options->cpuprofile);
+  StatusOr<std::optional<AtomicFile>> heap_file = OpenOutput("--memprofile", options->memprofile);
+  StatusOr<std::optional<AtomicFile>> trace_file = OpenOutput("--trace", options->trace);
+  for (const auto* opened : {&out_file, &cpu_file, &heap_file, &trace_file}) {
+    if (!opened->ok()) return Fail(program, opened->status().message(), kExitUsage);
   }
+  std::optional<AtomicFile> result_file = std::move(out_file).value();
+  if (result_file) benchmark::FLAGS_benchmark_out = result_file->temp_path();
 
   std::unique_ptr<session::CpuProfile> cpu_profile;
-  if (!options->cpuprofile.empty()) {
-    StatusOr<AtomicFile> created = AtomicFile::Create(options->cpuprofile);
-    if (!created.ok()) {
-      return Fail(program, "--cpuprofile: " + created.status().message(), kExitUsage);
-    }
-    cpu_profile = std::make_unique<session::CpuProfile>(std::move(created).value(),
+  if (*cpu_file) {
+    cpu_profile = std::make_unique<session::CpuProfile>(std::move(**cpu_file),
                                                         options->cpuprofile_rate);
   }
-
   std::unique_ptr<session::HeapProfile> heap_profile;
-  if (!options->memprofile.empty()) {
-    StatusOr<AtomicFile> created = AtomicFile::Create(options->memprofile);
-    if (!created.ok()) {
-      return Fail(program, "--memprofile: " + created.status().message(), kExitUsage);
-    }
-    heap_profile = std::make_unique<session::HeapProfile>(std::move(created).value(),
+  if (*heap_file) {
+    heap_profile = std::make_unique<session::HeapProfile>(std::move(**heap_file),
                                                           options->memprofile_rate);
   }
-
   std::unique_ptr<session::TraceSession> trace;
-  if (!options->trace.empty()) {
-    StatusOr<AtomicFile> created = AtomicFile::Create(options->trace);
-    if (!created.ok()) {
-      return Fail(program, "--trace: " + created.status().message(), kExitUsage);
-    }
-    trace = std::make_unique<session::TraceSession>(std::move(created).value(), program);
+  if (*trace_file) {
+    trace = std::make_unique<session::TraceSession>(std::move(**trace_file), program);
   }
 
   if (Status tested = SelfTest(*options); !tested.ok()) {

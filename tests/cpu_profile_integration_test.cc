@@ -229,13 +229,16 @@ TEST_F(CpuProfileIntegrationTest, InlinedFramesShowUnderTheirQualifiedNames) {
       Profile(BENCH_PATH, {"--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.5"});
   const ProcessResult top = Pprof({"-top", "-cum", "-nodecount=100", profile});
   ASSERT_EQ(top.exit_code, 0) << top.stderr_text;
-  // AlgTwo's stack reader is inlined into it; its class lives in an
-  // anonymous namespace, which pprof must not mistake for a parameter list.
-  EXPECT_NE(top.stdout_text.find(
-                "benchprof::stream::(anonymous namespace)::ByteReader::ReadByte (inline)"),
-            std::string::npos)
-      << top.stdout_text;
+  // AlgTwo's stack reader lives in an anonymous namespace, which pprof must
+  // not mistake for a parameter list.
+  const std::string read_byte = "benchprof::stream::(anonymous namespace)::ByteReader::ReadByte";
+  ASSERT_NE(top.stdout_text.find(read_byte), std::string::npos) << top.stdout_text;
   EXPECT_EQ(top.stdout_text.find("::::"), std::string::npos) << top.stdout_text;
+  // Optimised builds inline it into AlgTwo; instrumented ones may not.
+  if (top.stdout_text.find(read_byte + " (inline)") == std::string::npos) {
+    GTEST_SKIP() << "this build did not inline ReadByte (a sanitizer build?):\n"
+                 << top.stdout_text;
+  }
 }
 
 TEST_F(CpuProfileIntegrationTest, TagfocusSplitsBenchmarksAndDiffBaseWorks) {

@@ -1,7 +1,7 @@
 // The per-thread CPU-utilization counters (and the process's allocation
 // totals) of a trace: a sampler thread reads every traced thread's CPU clock
-// (pthread_getcpuclockid, about 0.4 us per read) once per period, about a
-// millisecond, and records counter events on its own track.
+// (pthread_getcpuclockid, about 0.4 us per read) once per period (5 ms by
+// default, RecorderOptions), and records counter events on its own track.
 //
 // Each counter event says which share of the interval from its timestamp to
 // the next event of the same counter the thread spent on a CPU (0..1). To

@@ -1,4 +1,4 @@
-// The background writer: every couple of milliseconds it takes the chunks
+// The background writer: every few milliseconds it takes the chunks
 // threads have filled, appends their records to the spool (trace_spool.h)
 // and returns the chunks to the pool. At the end it also reads the chunks
 // threads are still filling, so nothing recorded before the stop is lost,

@@ -13,8 +13,9 @@
 // samples every allocation. Only allocations the allocation counter counts
 // are considered: those made in a benchmark's timed scope (timed_scope.h).
 //
-// A sampled block carries a 32-byte header in front of the caller's pointer:
-// its size, its bucket and a magic word whose bit 3 is set. glibc keeps the
+// A sampled block carries a header in front of the caller's pointer (32
+// bytes, or a multiple of a stricter alignment): its size, its bucket, its
+// offset from glibc's block and a magic word whose bit 3 is set. glibc keeps the
 // chunk size, a multiple of 16, in the word before every block it returns,
 // so bit 3 of that word is always clear for a block that is not sampled:
 // free() tells the two apart with one load, on a cache line glibc's free is

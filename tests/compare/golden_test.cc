@@ -8,9 +8,6 @@
 // review the diff of tests/compare/golden/.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "compare/comparison.h"
@@ -18,40 +15,28 @@
 #include "compare/go_format_writer.h"
 #include "compare/result_reader.h"
 #include "compare/table_writer.h"
+#include "support/golden_file.h"
+#include "support/subprocess.h"
 
 namespace benchprof::compare {
 namespace {
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 void ExpectGolden(const std::string& name, const std::string& actual) {
-  const std::string path = std::string(COMPARE_GOLDEN_DIR) + "/" + name;
-  if (std::getenv("BENCHPROF_UPDATE_GOLDEN") != nullptr) {
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << actual;
-    return;
-  }
-  const std::string expected = Slurp(path);
-  ASSERT_FALSE(expected.empty()) << "missing golden file " << path;
-  EXPECT_EQ(actual, expected) << "differs from " << path
-                              << " (BENCHPROF_UPDATE_GOLDEN=1 to accept)";
+  testing::ExpectMatchesGolden(std::string(COMPARE_GOLDEN_DIR) + "/" + name, actual);
 }
 
 // Reads a test data file under the name it has in the golden outputs.
 ResultSet Read(const std::string& name) {
   ResultSet set;
-  const Status s = AddResultText(name, Slurp(std::string(COMPARE_TESTDATA_DIR) + "/" + name), set);
+  const Status s =
+      AddResultText(name, testing::ReadFile(std::string(COMPARE_TESTDATA_DIR) + "/" + name), set);
   EXPECT_TRUE(s.ok()) << s.message();
   return set;
 }
 
 std::string ConvertToGo(const std::string& name) {
   StatusOr<GbenchResults> results =
-      ParseGbenchJson(Slurp(std::string(COMPARE_TESTDATA_DIR) + "/" + name));
+      ParseGbenchJson(testing::ReadFile(std::string(COMPARE_TESTDATA_DIR) + "/" + name));
   EXPECT_TRUE(results.ok());
   GoTextWriter writer(GoFormatOptions{});
   writer.Add(name, *results);

@@ -19,41 +19,26 @@
 // then review the diff of tests/compare/golden/.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "compare/trace_event_reader.h"
 #include "compare/trace_summary.h"
 #include "compare/trace_summary_format.h"
+#include "support/golden_file.h"
+#include "support/subprocess.h"
 
 namespace benchprof::compare {
 namespace {
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 void ExpectGolden(const std::string& name, const std::string& actual) {
-  const std::string path = std::string(COMPARE_GOLDEN_DIR) + "/" + name;
-  if (std::getenv("BENCHPROF_UPDATE_GOLDEN") != nullptr) {
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << actual;
-    return;
-  }
-  const std::string expected = Slurp(path);
-  ASSERT_FALSE(expected.empty()) << "missing golden file " << path;
-  EXPECT_EQ(actual, expected) << "differs from " << path
-                              << " (BENCHPROF_UPDATE_GOLDEN=1 to accept)";
+  testing::ExpectMatchesGolden(std::string(COMPARE_GOLDEN_DIR) + "/" + name, actual);
 }
 
 // The fixture summarized under the name the golden files show, read
 // `chunk` bytes at a time.
 TraceSummary SummarizeFixture(size_t chunk) {
-  const std::string text = Slurp(std::string(COMPARE_TESTDATA_DIR) + "/trace_pool.json");
+  const std::string text =
+      testing::ReadFile(std::string(COMPARE_TESTDATA_DIR) + "/trace_pool.json");
   TraceSummarizer summarizer;
   TraceReadOptions options;
   options.chunk_bytes = chunk;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <set>
@@ -85,6 +86,54 @@ TEST(ChunkPoolTest, PopsUntilEmptyAndSubmittedChunksComeOutOldestFirst) {
   Chunk* again = pool->Pop();
   EXPECT_EQ(again, a);
   EXPECT_EQ(again->header.count.load(), 0u);
+}
+
+// The writer sleeps with a timeout of an hour here: only the doorbell can
+// end the wait within the test's patience (a liveness check, not a timing
+// one).
+TEST(ChunkPoolTest, SubmittingAQuarterOfThePoolWakesTheWriter) {
+  ChunkPool* pool = ChunkPool::Create(8);
+  ASSERT_NE(pool, nullptr);
+  for (int round = 0; round < 2; ++round) {
+    std::atomic<bool> woken{false};
+    std::thread writer([&] {
+      pool->WaitForSubmissions(std::chrono::hours(1));
+      woken = true;
+    });
+    pool->Submit(pool->Pop());
+    pool->Submit(pool->Pop());  // 2 of 8
+    for (int i = 0; i < 3000 && !woken; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    const bool was_woken = woken;
+    if (!was_woken) pool->WakeWriter();  // let the thread end
+    writer.join();
+    EXPECT_TRUE(was_woken) << "round " << round;
+    // Taking the chunks starts the count again.
+    for (Chunk* chunk = pool->TakeSubmitted(); chunk != nullptr;) {
+      Chunk* next = chunk->header.next_submitted;
+      pool->Push(chunk);
+      chunk = next;
+    }
+  }
+}
+
+TEST(ChunkPoolTest, WakeWriterEndsAWaitStartedLater) {
+  ChunkPool* pool = ChunkPool::Create(8);
+  ASSERT_NE(pool, nullptr);
+  pool->WakeWriter();
+  std::atomic<bool> woken{false};
+  std::thread writer([&] {
+    pool->WaitForSubmissions(std::chrono::hours(1));
+    woken = true;
+  });
+  for (int i = 0; i < 3000 && !woken; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const bool was_woken = woken;
+  if (!was_woken) pool->WakeWriter();
+  writer.join();
+  EXPECT_TRUE(was_woken);
 }
 
 // ---- decoder ----

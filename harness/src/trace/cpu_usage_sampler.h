@@ -1,6 +1,6 @@
 // The per-thread CPU-utilization counters (and the process's allocation
 // totals) of a trace: a sampler thread reads every traced thread's CPU clock
-// (pthread_getcpuclockid, about 0.4 us per read) once per period (5 ms by
+// (pthread_getcpuclockid, about 0.4 us per read) once per period (10 ms by
 // default, RecorderOptions), and records counter events on its own track.
 //
 // Each counter event says which share of the interval from its timestamp to

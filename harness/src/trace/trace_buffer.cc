@@ -2,8 +2,13 @@
 // a chunk fills. Lock-free, no allocation.
 #include "trace/trace_buffer.h"
 
+#include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <ctime>
 #include <new>
 
 namespace benchprof::trace {
@@ -69,10 +74,33 @@ void ChunkPool::Submit(Chunk* chunk) {
     chunk->header.next_submitted = head;
   } while (!submitted_head_.compare_exchange_weak(head, chunk, std::memory_order_release,
                                                   std::memory_order_relaxed));
+  // Exactly one Submit() reaches the mark between two TakeSubmitted().
+  const uint32_t waiting = submitted_count_.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (waiting == std::max<uint32_t>(size_ / 4, 1)) WakeWriter();
+}
+
+void ChunkPool::WakeWriter() {
+  if (writer_doorbell_.exchange(1, std::memory_order_release) == 0) {
+    syscall(SYS_futex, &writer_doorbell_, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+  }
+}
+
+void ChunkPool::WaitForSubmissions(std::chrono::milliseconds timeout) {
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout);
+  const timespec relative = {
+      static_cast<time_t>(seconds.count()),
+      static_cast<long>(std::chrono::nanoseconds(timeout - seconds).count())};
+  // Returns at once if the doorbell rang since the last wait; a spurious
+  // wake-up (EINTR) only makes the writer look early.
+  syscall(SYS_futex, &writer_doorbell_, FUTEX_WAIT_PRIVATE, 0, &relative, nullptr, 0);
+  writer_doorbell_.store(0, std::memory_order_relaxed);
 }
 
 Chunk* ChunkPool::TakeSubmitted() {
   Chunk* newest = submitted_head_.exchange(nullptr, std::memory_order_acquire);
+  // A Submit() racing with this may be counted in the wrong round: the
+  // writer then wakes a chunk early or late once.
+  submitted_count_.store(0, std::memory_order_relaxed);
   Chunk* oldest = nullptr;
   while (newest != nullptr) {
     Chunk* next = newest->header.next_submitted;

@@ -13,6 +13,12 @@
 // Treiber stack of chunk indices with a tag against ABA; the submitted list
 // is a multi-producer stack that the single writer empties at once.
 //
+// The writer sleeps until a quarter of the pool waits for it (or a long
+// timeout passes): the thread whose Submit() reaches that mark wakes it with
+// one futex call. A writer polling every few milliseconds instead cost a
+// 2-thread benchmark on 2 cores about 1.5% of its speed, each wake-up
+// preempting a benchmark thread.
+//
 //   ChunkPool* pool = ChunkPool::Create(256);
 //   Chunk* chunk = pool->Pop();              // nullptr when none is free
 //   ... fill chunk->slots, chunk->count.store(n, std::memory_order_release) ...
@@ -27,6 +33,7 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 
@@ -142,8 +149,17 @@ class ChunkPool {
   // Returns `chunk` (of this pool) to the free list, emptied. Lock-free.
   void Push(Chunk* chunk);
 
-  // Hands a filled chunk to the writer. Lock-free.
+  // Hands a filled chunk to the writer, waking it if a quarter of the pool
+  // now waits for it. Lock-free; async-signal-safe (the wake-up is one
+  // futex system call).
   void Submit(Chunk* chunk);
+
+  // Blocks the writer until a quarter of the pool is submitted, WakeWriter()
+  // is called, or `timeout` passes, whichever comes first.
+  void WaitForSubmissions(std::chrono::milliseconds timeout);
+
+  // Ends the writer's current or next WaitForSubmissions() at once.
+  void WakeWriter();
 
   // Every submitted chunk, oldest first, linked by next_submitted; one
   // thread's chunks stay in the order it submitted them.
@@ -158,6 +174,10 @@ class ChunkPool {
   // tag bumped by every change, so a stale compare-and-swap fails.
   alignas(64) std::atomic<uint64_t> free_head_{0};
   alignas(64) std::atomic<Chunk*> submitted_head_{nullptr};
+  // Chunks submitted since the writer last took them.
+  std::atomic<uint32_t> submitted_count_{0};
+  // The futex the writer sleeps on: 1 once it is to wake.
+  std::atomic<uint32_t> writer_doorbell_{0};
 };
 
 }  // namespace benchprof::trace

@@ -52,10 +52,10 @@ struct RecorderOptions {
   uint32_t chunk_count = 256;
   // Sample every traced thread's CPU use (and the process counters).
   bool sample_cpu = true;
-  // 5 ms: every wake-up of the sampler preempts a benchmark thread when all
+  // 10 ms: every wake-up of the sampler preempts a benchmark thread when all
   // cores are busy; at 1 ms that cost a 2-thread benchmark on 2 cores about
-  // 6% of its speed, at 5 ms under 2%.
-  std::chrono::microseconds sample_period{5000};
+  // 6% of its speed, at 5 ms about 1.5%, at 10 ms under 1%.
+  std::chrono::microseconds sample_period{10000};
   // Read by the sampler each period; empty: no process counters.
   std::function<ProcessCounters()> process_counters;
   // Runs first on the recorder's own threads (the session uses it to keep

@@ -10,10 +10,10 @@
 namespace benchprof::trace {
 namespace {
 
-// How often the writer looks for filled chunks. With the default pool that
-// leaves room for bursts of ~100 million events per second between passes;
-// waking more often would take CPU from the benchmarks for nothing.
-constexpr std::chrono::milliseconds kPollInterval{5};
+// How long the writer sleeps at most: it is woken as soon as a quarter of
+// the pool waits for it (ChunkPool::Submit), so this only bounds how long
+// the chunks of threads that ended stay unspooled.
+constexpr std::chrono::milliseconds kIdleWait{100};
 
 }  // namespace
 
@@ -28,11 +28,8 @@ TraceWriter::TraceWriter(ChunkPool& pool, uint32_t generation, const TraceClock&
 
 TraceWriter::~TraceWriter() {
   if (thread_.joinable()) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      finishing_ = true;
-    }
-    wake_.notify_one();
+    finishing_.store(true, std::memory_order_release);
+    pool_.WakeWriter();
     thread_.join();
   }
 }
@@ -43,14 +40,11 @@ void TraceWriter::Start(std::function<void()> on_thread_start) {
 }
 
 Status TraceWriter::Finish(uint64_t end_ticks, uint64_t dropped_events, int64_t clock_drift_ns) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    finishing_ = true;
-    end_ticks_ = end_ticks;
-    totals_.dropped_events = dropped_events;
-    totals_.clock_drift_ns = clock_drift_ns;
-  }
-  wake_.notify_one();
+  end_ticks_ = end_ticks;
+  totals_.dropped_events = dropped_events;
+  totals_.clock_drift_ns = clock_drift_ns;
+  finishing_.store(true, std::memory_order_release);
+  pool_.WakeWriter();
   thread_.join();
   return result_;
 }
@@ -101,15 +95,11 @@ void TraceWriter::DrainLiveChunks() {
 void TraceWriter::Run(std::function<void()> on_thread_start) {
   if (on_thread_start) on_thread_start();
   const pid_t tid = gettid();
-  std::unique_lock<std::mutex> lock(mutex_);
-  while (!finishing_) {
-    wake_.wait_for(lock, kPollInterval);
-    lock.unlock();
+  while (!finishing_.load(std::memory_order_acquire)) {
+    pool_.WaitForSubmissions(kIdleWait);
     DrainSubmitted();
-    lock.lock();
   }
   const uint64_t end_ticks = end_ticks_;
-  lock.unlock();
   if (end_ticks == 0) return;  // destroyed without Finish(): no output
   // Order matters: chunks handed in before the stop precede, in each
   // thread's history, the chunk it was filling at the stop.

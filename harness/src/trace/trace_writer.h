@@ -1,11 +1,11 @@
-// The background writer: every few milliseconds it takes the chunks
-// threads have filled, appends their records to the spool (trace_spool.h)
-// and returns the chunks to the pool. At the end it also reads the chunks
-// threads are still filling, so nothing recorded before the stop is lost,
-// then decodes the whole spool and passes the events to the formatter:
-// formatting, the expensive part, happens after the benchmarks ran. If no
-// spool can be created, or it stops accepting writes, chunks are decoded as
-// they come instead.
+// The background writer: when a quarter of the pool is filled (or at least
+// every 100 ms) it takes the chunks threads have filled, appends their
+// records to the spool (trace_spool.h) and returns the chunks to the pool.
+// At the end it also reads the chunks threads are still filling, so nothing
+// recorded before the stop is lost, then decodes the whole spool and passes
+// the events to the formatter: formatting, the expensive part, happens after
+// the benchmarks ran. If no spool can be created, or it stops accepting
+// writes, chunks are decoded as they come instead.
 //
 //   TraceWriter writer(*pool, generation, clock, std::move(formatter));
 //   writer.Start(on_thread_start);
@@ -19,11 +19,10 @@
 
 #include <sys/types.h>
 
-#include <condition_variable>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -71,9 +70,9 @@ class TraceWriter {
   std::optional<TraceSpool> spool_;      // with the formatter, while it works
   Status replay_status_;                 // set if the spool could not be read back
 
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool finishing_ = false;  // guarded by mutex_
+  // Set (release) after end_ticks_ and totals_, which the writer thread
+  // reads once it sees it.
+  std::atomic<bool> finishing_{false};
   uint64_t end_ticks_ = 0;
   TraceTotals totals_;
   Status result_;

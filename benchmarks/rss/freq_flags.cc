@@ -1,130 +1,66 @@
 #include "rss/freq_flags.h"
 
-#include <charconv>
-#include <limits>
 #include <string_view>
 
+#include "cli/workload_flags.h"
+
 namespace benchprof::rss {
-namespace {
-
-// A whole integer in [min, max], decimal or (with 0x) hexadecimal.
-template <typename Int>
-std::optional<Int> ParseInteger(std::string_view text, Int min, Int max) {
-  int base = 10;
-  if (text.starts_with("0x") || text.starts_with("0X")) {
-    text.remove_prefix(2);
-    base = 16;
-  }
-  Int value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
-  if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
-    return std::nullopt;
-  }
-  return value;
-}
-
-}  // namespace
 
 std::optional<FreqFlags> ParseFreqFlags(std::span<const char* const> args, std::string* error) {
   FreqFlags flags;
   bool workers_given = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string_view arg = args[i];
-    if (!arg.starts_with("-") || arg == "-" || arg == "--") {
-      *error = "unexpected argument '" + std::string(arg) + "' (flags start with --)";
-      return std::nullopt;
-    }
-    arg.remove_prefix(arg.starts_with("--") ? 2 : 1);
-    std::string_view name = arg;
-    std::optional<std::string_view> value;
-    if (const size_t eq = arg.find('='); eq != std::string_view::npos) {
-      name = arg.substr(0, eq);
-      value = arg.substr(eq + 1);
-    }
-    const std::string flag = "--" + std::string(name);
-
+  workload::WorkloadFlagReader reader(
+      args, {"help", "h", "distinct"},
+      {"variant", "documents", "mode", "topic", "workers", "seed", "dir"});
+  workload::WorkloadFlag flag;
+  error->clear();
+  while (reader.Next(&flag, error)) {
+    const std::string_view name = flag.name;
+    const std::string_view value = flag.value;
     if (name == "help" || name == "h") {
-      flags.help = true;
-      continue;
-    }
-    if (name == "distinct") {
-      if (value && *value != "true" && *value != "false") {
-        *error = flag + ": want true or false, got '" + std::string(*value) + "'";
-        return std::nullopt;
-      }
-      flags.layout = !value || *value == "true" ? Layout::kFilePerDocument : Layout::kSharedFile;
-      continue;
-    }
-    const bool known = name == "variant" || name == "documents" || name == "mode" ||
-                       name == "topic" || name == "workers" || name == "seed" || name == "dir";
-    if (!known) {
-      *error = "unknown flag " + flag + " (see --help)";
-      return std::nullopt;
-    }
-    if (!value) {
-      if (i + 1 >= args.size()) {
-        *error = flag + " needs a value";
-        return std::nullopt;
-      }
-      value = args[++i];
-    }
-
-    if (name == "variant") {
-      const std::optional<Variant> variant = ParseVariant(*value);
+      flags.help = value == "true";
+    } else if (name == "distinct") {
+      flags.layout = value == "true" ? Layout::kFilePerDocument : Layout::kSharedFile;
+    } else if (name == "variant") {
+      const std::optional<Variant> variant = ParseVariant(value);
       if (!variant) {
-        *error = flag + ": unknown variant '" + std::string(*value) + "' (one of " +
+        *error = flag.display + ": unknown variant '" + std::string(value) + "' (one of " +
                  std::string(kVariantNames) + ")";
         return std::nullopt;
       }
       flags.variant = *variant;
     } else if (name == "documents") {
-      const std::optional<int> documents = ParseInteger(*value, 1, kMaxCliDocuments);
-      if (!documents) {
-        *error = flag + ": want a whole number from 1 to " + std::to_string(kMaxCliDocuments) +
-                 ", got '" + std::string(*value) + "'";
-        return std::nullopt;
-      }
-      flags.documents = *documents;
+      const std::optional<int64_t> documents =
+          workload::ParseWholeNumber(flag, 1, kMaxCliDocuments, error);
+      if (!documents) return std::nullopt;
+      flags.documents = static_cast<int>(*documents);
     } else if (name == "mode") {
-      if (*value == "disk") {
+      if (value == "disk") {
         flags.storage = Storage::kDisk;
-      } else if (*value == "memory") {
+      } else if (value == "memory") {
         flags.storage = Storage::kMemory;
       } else {
-        *error = flag + ": want disk or memory, got '" + std::string(*value) + "'";
+        *error = flag.display + ": want disk or memory, got '" + std::string(value) + "'";
         return std::nullopt;
       }
-    } else if (name == "topic") {
-      if (value->empty()) {
-        *error = flag + ": must not be empty";
+    } else if (name == "topic" || name == "dir") {
+      if (value.empty()) {
+        *error = flag.display + ": must not be empty";
         return std::nullopt;
       }
-      flags.topic = *value;
+      (name == "topic" ? flags.topic : flags.directory) = value;
     } else if (name == "workers") {
-      const std::optional<int> workers = ParseInteger(*value, 1, kMaxWorkers);
-      if (!workers) {
-        *error = flag + ": want a whole number from 1 to " + std::to_string(kMaxWorkers) +
-                 ", got '" + std::string(*value) + "'";
-        return std::nullopt;
-      }
-      flags.workers = *workers;
+      const std::optional<int64_t> workers = workload::ParseWholeNumber(flag, 1, kMaxWorkers, error);
+      if (!workers) return std::nullopt;
+      flags.workers = static_cast<int>(*workers);
       workers_given = true;
     } else if (name == "seed") {
-      const std::optional<uint64_t> seed =
-          ParseInteger<uint64_t>(*value, 0, std::numeric_limits<uint64_t>::max());
-      if (!seed) {
-        *error = flag + ": want a whole number, got '" + std::string(*value) + "'";
-        return std::nullopt;
-      }
+      const std::optional<uint64_t> seed = workload::ParseUnsigned(flag, error);
+      if (!seed) return std::nullopt;
       flags.seed = *seed;
-    } else if (name == "dir") {
-      if (value->empty()) {
-        *error = flag + ": must not be empty";
-        return std::nullopt;
-      }
-      flags.directory = *value;
     }
   }
+  if (!error->empty()) return std::nullopt;
   if (flags.help) return flags;
   if (workers_given && !UsesWorkers(flags.variant)) {
     *error = "--workers: the " + std::string(VariantName(flags.variant)) +

@@ -350,7 +350,6 @@ void ForEachHeapBucket(const std::function<void(const HeapBucket&)>& visit) {
 
 HeapSamplerStats GetHeapSamplerStats() {
   HeapSamplerStats stats;
-  ForEachHeapBucket([&](const HeapBucket& bucket) { stats.sampled += bucket.allocs; });
   stats.dropped_table_full = g_dropped.load(std::memory_order_relaxed);
   stats.dropped_bytes = g_dropped_bytes.load(std::memory_order_relaxed);
   return stats;

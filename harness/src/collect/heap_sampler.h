@@ -69,8 +69,8 @@ struct HeapBucket {
 // benchmarks ran.
 void ForEachHeapBucket(const std::function<void(const HeapBucket&)>& visit);
 
+// Samples that found no bucket. (Those recorded are the buckets' allocs.)
 struct HeapSamplerStats {
-  uint64_t sampled = 0;  // samples recorded in a bucket
   uint64_t dropped_table_full = 0;
   uint64_t dropped_bytes = 0;  // requested bytes of the dropped samples
 };

@@ -24,7 +24,9 @@ Status HeapProfile::Finish(const RunLabels& labels) {
 
   Symbolizer symbolizer(LoadedModules());
   HeapProfileBuilder builder(rate_, symbolizer);
+  uint64_t sampled = 0;
   collect::ForEachHeapBucket([&](const collect::HeapBucket& bucket) {
+    sampled += bucket.allocs;
     builder.AddBucket(bucket.stack, bucket.size, bucket.allocs, bucket.frees,
                       labels.LabelOf(bucket.segment));
   });
@@ -50,7 +52,7 @@ Status HeapProfile::Finish(const RunLabels& labels) {
     return committed.WithContext("--memprofile");
   }
   std::fprintf(stderr, "heap profile: %s (%llu samples, %llu lost)\n", file_.path().c_str(),
-               static_cast<unsigned long long>(stats.sampled),
+               static_cast<unsigned long long>(sampled),
                static_cast<unsigned long long>(stats.dropped_table_full));
   return Status();
 }

@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -243,6 +244,42 @@ TEST_F(HeapProfileIntegrationTest, ElvisAllocationsBelongToAlgorithmOne) {
 
   const std::string list = Pprof({"-sample_index=alloc_space", "-list", "AlgOne", path});
   EXPECT_NE(list.find("new char[size]"), std::string::npos) << list;
+}
+
+// bench's BM_Leaky (benchmarks/leak): LoadSession makes 5 objects a request
+// (the id and the vector of 3 role strings, all too long for the small
+// string buffer), 50,000 requests a run. The unbounded cache keeps them all;
+// the LRU cache's run frees them all by its end.
+TEST_F(HeapProfileIntegrationTest, LeakyCacheHoldsEverySessionAndTheLruNone) {
+  constexpr int64_t kRequests = 50'000;
+  constexpr int64_t kObjectsPerSession = 5;
+  std::string path;
+  const ProfileData profile =
+      Profile(BENCH_PATH, {"--benchmark_filter=BM_Leaky", "--memprofilerate=1"}, &path);
+  std::map<std::string, Values> load_session;  // by benchmark
+  for (const ProfileSample& sample : profile.samples) {
+    bool in_load_session = false;
+    for (const uint64_t index : sample.location_indexes) {
+      for (const ProfileLine& line : profile.locations[index].lines) {
+        in_load_session |=
+            profile.functions[line.function_index].name.find("LoadSession") != std::string::npos;
+      }
+    }
+    const ProfileLabel* benchmark = FindLabel(sample, "benchmark");
+    if (!in_load_session || benchmark == nullptr) continue;
+    for (size_t i = 0; i < 4; ++i) load_session[benchmark->str][i] += sample.values[i];
+  }
+  const Values unbounded = load_session["BM_Leaky/lru:0/iterations:50000"];
+  const Values lru = load_session["BM_Leaky/lru:1024/iterations:50000"];
+  EXPECT_EQ(unbounded[kAllocObjects], kRequests * kObjectsPerSession);
+  EXPECT_EQ(unbounded[kInuseObjects], kRequests * kObjectsPerSession);
+  EXPECT_EQ(lru[kAllocObjects], kRequests * kObjectsPerSession);
+  EXPECT_EQ(lru[kInuseObjects], 0);
+  EXPECT_EQ(lru[kInuseSpace], 0);
+
+  if (!HaveGo()) return;
+  const std::string inuse = Pprof({"-sample_index=inuse_space", "-top", path});
+  EXPECT_NE(inuse.find("benchprof::leak::LoadSession"), std::string::npos) << inuse;
 }
 
 TEST_F(HeapProfileIntegrationTest, WorksWithCpuProfileAndWarnsOnce) {

@@ -3,6 +3,7 @@
 // step functions, tasks versus their regions' task-track copies, nesting,
 // unmatched and out-of-order events (docs/trace-format.md is the contract).
 #include "compare/trace_summary.h"
+#include "compare/trace_summary_format.h"
 
 #include <gtest/gtest.h>
 
@@ -362,6 +363,48 @@ TEST(TraceSummaryTest, TruncationIsAWarning) {
   EXPECT_EQ(s.warnings[0],
             "line 7: the file ends inside an event: the trace was cut short (was the bench "
             "process killed?); summarizing the 3 complete events");
+}
+
+// A pool started per iteration leaves hundreds of threads of one name: past
+// 16 threads the text table has one row per name, busy summed.
+TEST(TraceSummaryFormatTest, ManyThreadsOfOneNameAreOneRow) {
+  TraceSummary s;
+  s.has_interval = true;
+  s.start_ns = 0;
+  s.end_ns = 1'000'000'000;
+  auto thread = [](const char* name, int64_t tid, int64_t busy_ns, bool has_cpu = true) {
+    ThreadUsage t;
+    t.name = name;
+    t.tid = tid;
+    t.has_cpu = has_cpu;
+    t.busy_ns = busy_ns;
+    return t;
+  };
+  s.threads.push_back(thread("main", 1, 5'000'000));
+  for (int i = 0; i < 18; ++i) s.threads.push_back(thread("worker", 100 + i, 100'000'000));
+  s.threads.push_back(thread("sampler", 2, 0, false));
+
+  const std::string text = RenderTraceSummary(s, TraceSummaryFormat::kText);
+  EXPECT_NE(text.find("worker (18 threads)    —  180.0%      —     1.800s\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("main                   1    0.5%  99.5%    5.000ms\n"), std::string::npos)
+      << text;
+  EXPECT_LT(text.find("worker (18"), text.find("main  "));  // busiest first
+  EXPECT_NE(text.find("(20 threads; those sharing a name are one row"), std::string::npos);
+  // JSON keeps every thread.
+  const std::string json = RenderTraceSummary(s, TraceSummaryFormat::kJson);
+  size_t workers = 0;
+  for (size_t at = json.find("\"worker\""); at != std::string::npos;
+       at = json.find("\"worker\"", at + 1)) {
+    ++workers;
+  }
+  EXPECT_EQ(workers, 18u);
+
+  s.threads.resize(16);  // main and 15 workers: one row each
+  const std::string few = RenderTraceSummary(s, TraceSummaryFormat::kText);
+  EXPECT_EQ(few.find("threads)"), std::string::npos) << few;
+  EXPECT_NE(few.find("worker  100  10.0%  90.0%    100.0ms\n"), std::string::npos)
+      << few;
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <vector>
 
 #include "common/json_value.h"
@@ -59,6 +60,57 @@ std::string DurationTable(const char* title, const std::vector<NamedDurations>& 
   return RenderColumns(table);
 }
 
+// More threads than this (a pool started per benchmark iteration leaves
+// hundreds) and the table gets one row per thread name instead.
+constexpr size_t kMaxThreadRows = 16;
+
+// The thread table's rows: one per thread, or, past kMaxThreadRows, one per
+// name, the busiest first (ties by name, as the threads are ordered).
+std::vector<std::vector<std::string>> ThreadRows(const TraceSummary& s, bool* grouped) {
+  std::vector<std::vector<std::string>> table = {{"thread", "tid", "busy", "idle", "busy time"}};
+  *grouped = s.threads.size() > kMaxThreadRows;
+  if (!*grouped) {
+    for (const ThreadUsage& t : s.threads) {
+      table.push_back({t.name.empty() ? "(unnamed)" : OneLine(t.name),
+                       t.tid >= 0 ? std::to_string(t.tid) : "?", Percent(s.BusyShare(t)),
+                       Percent(s.IdleShare(t)), t.has_cpu ? Duration(t.busy_ns) : "—"});
+    }
+    return table;
+  }
+  struct Group {
+    const ThreadUsage* first = nullptr;
+    size_t threads = 0;
+    ThreadUsage total;  // busy_ns and has_cpu summed
+  };
+  std::vector<Group> groups;
+  std::map<std::string, size_t> by_name;
+  for (const ThreadUsage& t : s.threads) {
+    const auto [at, added] = by_name.emplace(t.name, groups.size());
+    if (added) groups.push_back({&t, 0, {}});
+    Group& group = groups[at->second];
+    ++group.threads;
+    group.total.busy_ns += t.busy_ns;
+    group.total.has_cpu |= t.has_cpu;
+  }
+  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
+    return a.total.has_cpu != b.total.has_cpu ? a.total.has_cpu
+                                              : a.total.busy_ns > b.total.busy_ns;
+  });
+  for (const Group& group : groups) {
+    const ThreadUsage& t = *group.first;
+    std::string name = t.name.empty() ? "(unnamed)" : OneLine(t.name);
+    if (group.threads == 1) {
+      table.push_back({name, t.tid >= 0 ? std::to_string(t.tid) : "?", Percent(s.BusyShare(t)),
+                       Percent(s.IdleShare(t)), t.has_cpu ? Duration(t.busy_ns) : "—"});
+    } else {
+      table.push_back({name + " (" + std::to_string(group.threads) + " threads)", "—",
+                       Percent(s.BusyShare(group.total)), "—",
+                       group.total.has_cpu ? Duration(group.total.busy_ns) : "—"});
+    }
+  }
+  return table;
+}
+
 std::string UnmatchedText(const UnmatchedCounts& u) {
   std::vector<std::string> parts;
   if (u.span_begins > 0) parts.push_back(std::to_string(u.span_begins) + " B without E");
@@ -105,14 +157,13 @@ std::string Text(const TraceSummary& s) {
   if (s.threads.empty()) {
     out += "threads: none (no CPU counter or thread name events)\n";
   } else {
-    std::vector<std::vector<std::string>> table = {{"thread", "tid", "busy", "idle", "busy time"}};
-    for (const ThreadUsage& t : s.threads) {
-      const double busy = s.BusyShare(t);
-      table.push_back({t.name.empty() ? "(unnamed)" : OneLine(t.name),
-                       t.tid >= 0 ? std::to_string(t.tid) : "?", Percent(busy),
-                       Percent(s.IdleShare(t)), t.has_cpu ? Duration(t.busy_ns) : "—"});
+    bool grouped = false;
+    out += RenderColumns(ThreadRows(s, &grouped));
+    if (grouped) {
+      out += "(" + std::to_string(s.threads.size()) +
+             " threads; those sharing a name are one row, busy summed: 100% = one CPU. "
+             "--format=json lists each.)\n";
     }
-    out += RenderColumns(table);
   }
 
   out += "\n";

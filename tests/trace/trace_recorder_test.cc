@@ -4,11 +4,13 @@
 #include "trace/trace_recorder.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <set>
 #include <string>
 #include <thread>
@@ -402,6 +404,61 @@ TEST(TraceRecorderTest, ChunksComeBackFromThreadsThatEndDuringOrAfterATrace) {
     // Were chunks lost, a few rounds would leave none for the next trace.
     ASSERT_EQ(stats.dropped_events, 0u) << "round " << round;
   }
+}
+
+// The resident set of this process, in bytes.
+int64_t ResidentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  int64_t size_pages = 0, resident_pages = 0;
+  statm >> size_pages >> resident_pages;
+  return resident_pages * sysconf(_SC_PAGESIZE);
+}
+
+// 10 million events (region pairs from two threads, paced so that the
+// writer keeps up) formatted to /dev/null: the recorder keeps them in its
+// 16 MiB pool and the spool file, never in memory, so the resident set
+// grows by far less than the 320 MB of raw records (or the ~1 GB of JSON).
+TEST(TraceRecorderTest, TenMillionEventsKeepMemoryBounded) {
+  constexpr int kThreads = 2;
+  constexpr int64_t kEvents = 10'000'000;
+  constexpr int64_t kPairsPerBurst = 20'000;
+  constexpr int64_t kBurstsPerThread = kEvents / 2 / kThreads / kPairsPerBurst;
+  constexpr int64_t kMaxGrowth = 64 << 20;
+
+  const int64_t before = ResidentBytes();
+  std::atomic<bool> recording{true};
+  std::atomic<int64_t> peak{before};
+  std::thread monitor([&] {
+    while (recording) {
+      int64_t now = ResidentBytes();
+      int64_t seen = peak.load();
+      while (now > seen && !peak.compare_exchange_weak(seen, now)) {
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  });
+  ASSERT_TRUE(StartRecording(std::make_unique<ChromeJsonWriter>("/dev/null"), TestOptions()).ok());
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([] {
+      for (int64_t burst = 0; burst < kBurstsPerThread; ++burst) {
+        for (int64_t i = 0; i < kPairsPerBurst; ++i) {
+          benchprof::Region region = benchprof::StartRegion("Step");
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(4));
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  StatusOr<RecorderStats> stopped = StopRecording();  // formats everything
+  recording = false;
+  monitor.join();
+  ASSERT_TRUE(stopped.ok()) << stopped.status().message();
+
+  EXPECT_LT(stopped->dropped_events, static_cast<uint64_t>(kEvents / 10));
+  EXPECT_GE(stopped->events_written + stopped->dropped_events, static_cast<uint64_t>(kEvents));
+  EXPECT_LT(peak.load() - before, kMaxGrowth)
+      << "resident set grew from " << before << " to " << peak.load() << " bytes";
 }
 
 TEST(TraceRecorderTest, StartAndStopAreChecked) {

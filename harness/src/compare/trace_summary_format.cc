@@ -68,13 +68,17 @@ constexpr size_t kMaxThreadRows = 16;
 // name, the busiest first (ties by name, as the threads are ordered).
 std::vector<std::vector<std::string>> ThreadRows(const TraceSummary& s, bool* grouped) {
   std::vector<std::vector<std::string>> table = {{"thread", "tid", "busy", "idle", "busy time"}};
+  const auto name_of = [](const ThreadUsage& t) {
+    return t.name.empty() ? std::string("(unnamed)") : OneLine(t.name);
+  };
+  const auto add_thread = [&](const ThreadUsage& t) {
+    table.push_back({name_of(t), t.tid >= 0 ? std::to_string(t.tid) : "?",
+                     Percent(s.BusyShare(t)), Percent(s.IdleShare(t)),
+                     t.has_cpu ? Duration(t.busy_ns) : "—"});
+  };
   *grouped = s.threads.size() > kMaxThreadRows;
   if (!*grouped) {
-    for (const ThreadUsage& t : s.threads) {
-      table.push_back({t.name.empty() ? "(unnamed)" : OneLine(t.name),
-                       t.tid >= 0 ? std::to_string(t.tid) : "?", Percent(s.BusyShare(t)),
-                       Percent(s.IdleShare(t)), t.has_cpu ? Duration(t.busy_ns) : "—"});
-    }
+    for (const ThreadUsage& t : s.threads) add_thread(t);
     return table;
   }
   struct Group {
@@ -97,14 +101,11 @@ std::vector<std::vector<std::string>> ThreadRows(const TraceSummary& s, bool* gr
                                               : a.total.busy_ns > b.total.busy_ns;
   });
   for (const Group& group : groups) {
-    const ThreadUsage& t = *group.first;
-    std::string name = t.name.empty() ? "(unnamed)" : OneLine(t.name);
     if (group.threads == 1) {
-      table.push_back({name, t.tid >= 0 ? std::to_string(t.tid) : "?", Percent(s.BusyShare(t)),
-                       Percent(s.IdleShare(t)), t.has_cpu ? Duration(t.busy_ns) : "—"});
+      add_thread(*group.first);
     } else {
-      table.push_back({name + " (" + std::to_string(group.threads) + " threads)", "—",
-                       Percent(s.BusyShare(group.total)), "—",
+      table.push_back({name_of(*group.first) + " (" + std::to_string(group.threads) + " threads)",
+                       "—", Percent(s.BusyShare(group.total)), "—",
                        group.total.has_cpu ? Duration(group.total.busy_ns) : "—"});
     }
   }

@@ -142,12 +142,15 @@ TEST(HarnessFlagsTest, ProfileAndTraceFlagsHaveGoDefaults) {
   EXPECT_EQ(defaults->memprofile_rate, 524288);
   EXPECT_EQ(defaults->memprofile, "");
   EXPECT_EQ(defaults->trace, "");
+  EXPECT_EQ(defaults->trace_cpu_rate, 100);
   StatusOr<Options> set = ParseHarnessFlags(std::vector<std::string>{
-      "--memprofile", "m.pprof", "--memprofilerate=1", "--trace=t.json"});
+      "--memprofile", "m.pprof", "--memprofilerate=1", "--trace=t.json", "--tracecpurate=1000"});
   ASSERT_TRUE(set.ok()) << set.status().message();
   EXPECT_EQ(set->memprofile, "m.pprof");
   EXPECT_EQ(set->memprofile_rate, 1);
   EXPECT_EQ(set->trace, "t.json");
+  EXPECT_EQ(set->trace_cpu_rate, 1000);
+  EXPECT_EQ(ParseHarnessFlags(std::vector<std::string>{"--tracecpurate=0"})->trace_cpu_rate, 0);
   EXPECT_EQ(ParseHarnessFlags(std::vector<std::string>{"--memprofilerate=0"})->memprofile_rate, 0);
 }
 
@@ -158,6 +161,10 @@ TEST(HarnessFlagsTest, ErrorsNameTheArgument) {
        "--memprofilerate=lots: expected bytes between samples: 0 (off), 1 (every allocation) or "
        "more"},
       {{"--trace="}, "--trace=: expected a file name"},
+      {{"--tracecpurate=1001"},
+       "--tracecpurate=1001: expected readings per second from 0 (none) to 1000"},
+      {{"--tracecpurate=-1"},
+       "--tracecpurate=-1: expected readings per second from 0 (none) to 1000"},
       {{"--cpuprofile"}, "--cpuprofile: needs a value, as --cpuprofile=FILE"},
       {{"--cpuprofile="}, "--cpuprofile=: expected a file name"},
       {{"--cpuprofilerate=0"}, "--cpuprofilerate=0: expected samples per second from 1 to 10000"},

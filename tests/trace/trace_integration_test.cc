@@ -266,6 +266,28 @@ TEST(TraceCliTest, WorksWithBenchmemAndCpuprofile) {
   }
 }
 
+// --tracecpurate sets how often the counters are sampled; 0 turns them off.
+TEST(TraceCliTest, TraceCpuRateSetsTheCounters) {
+  TempDir dir;
+  auto counters = [&](const std::string& rate) {
+    const std::string path = dir.File("t" + rate + ".json");
+    const ProcessResult result = RunProcess({TRACE_FIXTURE_BENCH_PATH,
+                                             "--benchmark_filter=BusyAndIdle",
+                                             "--trace=" + path, "--tracecpurate=" + rate});
+    EXPECT_EQ(result.exit_code, 0) << result.stderr_text;
+    StatusOr<json::Value> doc = json::Parse(ReadFile(path));
+    EXPECT_TRUE(doc.ok());
+    size_t count = 0;
+    if (!doc.ok()) return count;
+    for (const json::Value& event : testing::TraceEvents(*doc)) {
+      count += Str(event, "ph") == "C";
+    }
+    return count;
+  };
+  EXPECT_EQ(counters("0"), 0u);
+  EXPECT_GT(counters("1000"), 0u);
+}
+
 TEST(TraceCliTest, ListingTestsWritesNoTrace) {
   TempDir dir;
   const ProcessResult result = RunProcess(

@@ -53,6 +53,15 @@ Status ApplyTrace(std::string_view value, Options& options) {
   return Status();
 }
 
+Status ApplyTraceCpuRate(std::string_view value, Options& options) {
+  StatusOr<int64_t> parsed = ParseInt(value);
+  if (!parsed.ok() || *parsed < 0 || *parsed > 1000) {
+    return Status::Error("expected readings per second from 0 (none) to 1000");
+  }
+  options.trace_cpu_rate = static_cast<int>(*parsed);
+  return Status();
+}
+
 constexpr std::array kHarnessFlags = {
     HarnessFlag{"benchmem", "",
                 "report allocs/op and B/op: heap allocations (any thread, paused time excluded) "
@@ -77,6 +86,11 @@ constexpr std::array kHarnessFlags = {
                 "write an execution trace to FILE (Chrome trace-event JSON: Perfetto UI, "
                 "chrome://tracing, speedscope; summarize with `benchprof trace-summary`)",
                 &ApplyTrace},
+    HarnessFlag{"tracecpurate", "HZ",
+                "how often a trace reads each thread's CPU clock and the allocation totals "
+                "for its counters (default 100 per second; each reading wakes a thread, which "
+                "costs the benchmark when every core is busy; 0 = no counters)",
+                &ApplyTraceCpuRate},
 };
 
 const HarnessFlag* FindFlag(std::string_view name) {

@@ -31,6 +31,9 @@ struct Options {
   int64_t memprofile_rate = 512 * 1024;
   // Write an execution trace (Chrome trace-event JSON) here; empty: no trace.
   std::string trace;
+  // Readings per second of each thread's CPU clock (and of the allocation
+  // totals) in a trace; 0 = none.
+  int trace_cpu_rate = 100;
 };
 
 // One harness flag, for parsing and for --help.

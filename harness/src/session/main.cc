@@ -142,7 +142,8 @@ int Main(int argc, char** argv) {
   }
   std::unique_ptr<session::TraceSession> trace;
   if (*trace_file) {
-    trace = std::make_unique<session::TraceSession>(std::move(**trace_file), program);
+    trace = std::make_unique<session::TraceSession>(std::move(**trace_file), program,
+                                                    options->trace_cpu_rate);
   }
 
   if (Status tested = SelfTest(*options); !tested.ok()) {

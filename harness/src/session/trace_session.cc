@@ -1,6 +1,7 @@
 #include "session/trace_session.h"
 
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -41,6 +42,8 @@ TraceSession::~TraceSession() {
 Status TraceSession::Start() {
   trace::RecorderOptions options;
   options.process_name = program_name_;
+  options.sample_cpu = cpu_rate_ > 0;
+  if (cpu_rate_ > 0) options.sample_period = std::chrono::microseconds(1'000'000 / cpu_rate_);
   if (collect::kAllocHooksEnabled) {
     options.process_counters = [] {
       const collect::AllocTotals totals = collect::TotalAllocations();

@@ -36,9 +36,10 @@ namespace benchprof::session {
 class TraceSession {
  public:
   // `file` receives the trace when Finish() succeeds; `program_name` names
-  // the process in it.
-  TraceSession(AtomicFile file, std::string program_name)
-      : file_(std::move(file)), program_name_(std::move(program_name)) {}
+  // the process in it. Each thread's CPU clock is read `cpu_rate` times a
+  // second (0: never).
+  TraceSession(AtomicFile file, std::string program_name, int cpu_rate)
+      : file_(std::move(file)), program_name_(std::move(program_name)), cpu_rate_(cpu_rate) {}
 
   // A trace still recording is stopped and discarded.
   ~TraceSession();
@@ -61,6 +62,7 @@ class TraceSession {
  private:
   AtomicFile file_;
   const std::string program_name_;
+  const int cpu_rate_;
   bool recording_ = false;
   // Run names, alive until the recorder has written them.
   std::deque<std::string> run_names_;

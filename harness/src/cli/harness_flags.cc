@@ -1,11 +1,28 @@
 #include "cli/harness_flags.h"
 
 #include <array>
+#include <limits>
+#include <string>
 
 #include "cli/flag_values.h"
 
 namespace benchprof::cli {
 namespace {
+
+// `value` as an integer in [min, max]; otherwise the error `expected`.
+StatusOr<int64_t> ParseIntIn(std::string_view value, int64_t min, int64_t max,
+                             const char* expected) {
+  StatusOr<int64_t> parsed = ParseInt(value);
+  if (!parsed.ok() || *parsed < min || *parsed > max) return Status::Error(expected);
+  return parsed;
+}
+
+// A file name flag: any value but an empty one.
+Status SetFileName(std::string_view value, std::string& field) {
+  if (value.empty()) return Status::Error("expected a file name");
+  field = value;
+  return Status();
+}
 
 Status ApplyBenchmem(std::string_view value, Options& options) {
   StatusOr<bool> parsed = ParseBool(value);
@@ -15,49 +32,41 @@ Status ApplyBenchmem(std::string_view value, Options& options) {
 }
 
 Status ApplyCpuprofile(std::string_view value, Options& options) {
-  if (value.empty()) return Status::Error("expected a file name");
-  options.cpuprofile = value;
-  return Status();
+  return SetFileName(value, options.cpuprofile);
 }
 
 Status ApplyCpuprofileRate(std::string_view value, Options& options) {
-  StatusOr<int64_t> parsed = ParseInt(value);
-  if (!parsed.ok() || *parsed < 1 || *parsed > 10000) {
-    return Status::Error("expected samples per second from 1 to 10000");
-  }
+  StatusOr<int64_t> parsed =
+      ParseIntIn(value, 1, 10000, "expected samples per second from 1 to 10000");
+  if (!parsed.ok()) return parsed.status();
   options.cpuprofile_rate = static_cast<int>(*parsed);
   return Status();
 }
 
 Status ApplyMemprofile(std::string_view value, Options& options) {
-  if (value.empty()) return Status::Error("expected a file name");
-  options.memprofile = value;
-  return Status();
+  return SetFileName(value, options.memprofile);
 }
 
 // Any non-negative rate is accepted; a very large one means "practically
 // never" (Go's sampler caps the mean at 0x7000000 bytes; ours caps each gap
 // at 2^62 bytes).
 Status ApplyMemprofileRate(std::string_view value, Options& options) {
-  StatusOr<int64_t> parsed = ParseInt(value);
-  if (!parsed.ok() || *parsed < 0) {
-    return Status::Error("expected bytes between samples: 0 (off), 1 (every allocation) or more");
-  }
+  StatusOr<int64_t> parsed =
+      ParseIntIn(value, 0, std::numeric_limits<int64_t>::max(),
+                 "expected bytes between samples: 0 (off), 1 (every allocation) or more");
+  if (!parsed.ok()) return parsed.status();
   options.memprofile_rate = *parsed;
   return Status();
 }
 
 Status ApplyTrace(std::string_view value, Options& options) {
-  if (value.empty()) return Status::Error("expected a file name");
-  options.trace = value;
-  return Status();
+  return SetFileName(value, options.trace);
 }
 
 Status ApplyTraceCpuRate(std::string_view value, Options& options) {
-  StatusOr<int64_t> parsed = ParseInt(value);
-  if (!parsed.ok() || *parsed < 0 || *parsed > 1000) {
-    return Status::Error("expected readings per second from 0 (none) to 1000");
-  }
+  StatusOr<int64_t> parsed =
+      ParseIntIn(value, 0, 1000, "expected readings per second from 0 (none) to 1000");
+  if (!parsed.ok()) return parsed.status();
   options.trace_cpu_rate = static_cast<int>(*parsed);
   return Status();
 }

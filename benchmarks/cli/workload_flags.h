@@ -7,7 +7,7 @@
 //   std::string error;
 //   while (reader.Next(&flag, &error)) {
 //     if (flag.name == "documents") {
-//       std::optional<int> n = ParseWholeNumber(flag, 1, 4000, &error);
+//       std::optional<int64_t> n = ParseWholeNumber(flag, 1, 4000, &error);
 //       if (!n) return std::nullopt;
 //     } ...
 //   }

@@ -10,6 +10,10 @@
 //                      worker thread (region "Consume", a log message).
 //   BM_PausedSetup     PauseTiming/ResumeTiming around setup: "paused" spans.
 //   BM_TwoRunners      ->Threads(2): a "benchmark worker 1" track.
+//
+// And a thread named "static-pool", made before main() like a user's global
+// pool, that waits for work which never comes: it must still have a track
+// and an idle CPU counter.
 #include <benchmark/benchmark.h>
 #include <pthread.h>
 #include <time.h>
@@ -75,10 +79,10 @@ void BM_BusyAndIdle(benchmark::State& state) {
 }
 BENCHMARK(BM_BusyAndIdle)->Iterations(1)->UseRealTime();
 
-// One worker thread for the whole run, fed one task at a time.
+// One worker thread, fed one task at a time.
 class Worker {
  public:
-  Worker() : thread_([this] { Run(); }) {}
+  explicit Worker(const char* name) : name_(name), thread_([this] { Run(); }) {}
   ~Worker() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -98,7 +102,7 @@ class Worker {
 
  private:
   void Run() {
-    pthread_setname_np(pthread_self(), "consumer");
+    pthread_setname_np(pthread_self(), name_);
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
       changed_.wait(lock, [this] { return quit_ || task_ != nullptr; });
@@ -115,6 +119,7 @@ class Worker {
     }
   }
 
+  const char* const name_;
   std::mutex mutex_;
   std::condition_variable changed_;
   const benchprof::Task* task_ = nullptr;
@@ -122,8 +127,12 @@ class Worker {
   std::thread thread_;
 };
 
+// Made during static initialization, like a user's global pool, and never
+// given work.
+Worker g_standing_pool("static-pool");
+
 void BM_TaskHandOff(benchmark::State& state) {
-  Worker worker;
+  Worker worker("consumer");
   for (auto _ : state) {
     benchprof::Task job = benchprof::NewTask("job");
     {

@@ -101,7 +101,8 @@ TEST_F(TraceIntegrationTest, ThreadsAreNamed) {
   const std::map<int, std::string> names = testing::ThreadNames(*events_);
   std::set<std::string> distinct;
   for (const auto& [tid, name] : names) distinct.insert(name);
-  for (const char* expected : {"main", "busy", "idle", "consumer", "benchmark worker 1"}) {
+  for (const char* expected :
+       {"main", "busy", "idle", "consumer", "benchmark worker 1", "static-pool"}) {
     EXPECT_EQ(distinct.count(expected), 1u) << expected;
   }
   // Every thread that recorded something has a name.
@@ -143,6 +144,13 @@ TEST_F(TraceIntegrationTest, BusyThreadIsBusyAndBlockedThreadIsIdle) {
     EXPECT_GT(shares.at(busy_tid), 0.8);
   }
   EXPECT_LT(shares.at(idle_tid), 0.05);
+  // A thread that existed before the trace and never records an event.
+  int pool_tid = 0;
+  for (const auto& [tid, name] : testing::ThreadNames(*events_)) {
+    if (name == "static-pool") pool_tid = tid;
+  }
+  ASSERT_EQ(shares.count(pool_tid), 1u);
+  EXPECT_LT(shares.at(pool_tid), 0.05);
   // Counter events describe the thread in brackets and carry the sampler's tid.
   for (const json::Value* counter : Select("C", "cpu")) {
     const double busy = Arg(*counter, "busy")->as_number();

@@ -4,13 +4,19 @@
 #include "trace/trace_recorder.h"
 
 #include <gtest/gtest.h>
+#include <pthread.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <set>
 #include <string>
 #include <thread>
@@ -338,6 +344,113 @@ TEST(TraceRecorderTest, ManyThreadsWithinTheDefaultPoolLoseNothing) {
   EXPECT_EQ(CountNamed(events, "B", "Many"), size_t{kThreads} * kRegions);
   EXPECT_EQ(CountNamed(events, "E", "Many"), size_t{kThreads} * kRegions);
   EXPECT_EQ(testing::NestingProblems(events), "");
+}
+
+// CPU time of thread `thread`, in nanoseconds.
+int64_t ThreadCpuNanos(std::thread& thread) {
+  clockid_t clock;
+  timespec now{};
+  if (pthread_getcpuclockid(thread.native_handle(), &clock) != 0 ||
+      clock_gettime(clock, &now) != 0) {
+    return -1;
+  }
+  return int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+}
+
+int64_t WallNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// A pool made before the benchmarks is what shows a benchmark leaving cores
+// idle: such threads need tracks and counters without recording anything.
+TEST(TraceRecorderTest, ThreadsRunningBeforeTheTraceHaveTracksAndCpuCounters) {
+  std::atomic<int> phase{0};  // 1: tracing, 2: the short-lived thread may end, 3: all end
+  std::atomic<pid_t> spin_tid{0}, idle_tid{0}, short_tid{0};
+  std::thread spinner([&] {
+    pthread_setname_np(pthread_self(), "pre-spin");
+    spin_tid = gettid();
+    while (phase.load() < 1) {
+    }
+    { Region region = StartRegion("Spin"); }  // it records, so it also gets a slot
+    while (phase.load() < 3) {
+    }
+  });
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::thread sleeper([&] {
+    pthread_setname_np(pthread_self(), "pre-idle");
+    idle_tid = gettid();
+    std::unique_lock lock(mutex);
+    wake.wait(lock, [&] { return phase.load() >= 3; });
+  });
+  std::thread short_lived([&] {
+    short_tid = gettid();  // keeps the process's name: "thread <tid>"
+    while (phase.load() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  while (spin_tid == 0 || idle_tid == 0 || short_tid == 0) std::this_thread::yield();
+
+  int64_t spin_cpu = 0, wall = 0;
+  const json::Value doc = RecordTrace(TestOptions(), [&] {
+    spin_cpu = -ThreadCpuNanos(spinner);
+    wall = -WallNanos();
+    phase = 1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    phase = 2;
+    short_lived.join();
+    Log("joined", "short-lived thread ended");
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    spin_cpu += ThreadCpuNanos(spinner);
+    wall += WallNanos();
+  });
+  {
+    std::lock_guard lock(mutex);
+    phase = 3;
+  }
+  wake.notify_all();
+  spinner.join();
+  sleeper.join();
+
+  const std::vector<json::Value> events = testing::TraceEvents(doc);
+  const std::map<int, std::string> names = testing::ThreadNames(events);
+  ASSERT_EQ(names.count(spin_tid), 1u);
+  ASSERT_EQ(names.count(idle_tid), 1u);
+  ASSERT_EQ(names.count(short_tid), 1u);
+  EXPECT_EQ(names.at(spin_tid), "pre-spin");
+  EXPECT_EQ(names.at(idle_tid), "pre-idle");
+  EXPECT_EQ(names.at(short_tid), "thread " + std::to_string(short_tid));
+
+  const std::map<int, double> shares = testing::BusyShares(events);
+  ASSERT_EQ(shares.count(spin_tid), 1u);
+  ASSERT_EQ(shares.count(idle_tid), 1u);
+  ASSERT_EQ(shares.count(short_tid), 1u);
+  // What the spinner got is what the machine gave it; the counter must agree.
+  const double measured = static_cast<double>(spin_cpu) / static_cast<double>(wall);
+  ASSERT_GT(measured, 0.05) << "the spinning thread hardly ran";
+  EXPECT_NEAR(shares.at(spin_tid), measured, 0.1);
+  EXPECT_LT(shares.at(idle_tid), 0.05);
+
+  // One counter per thread, though the spinner also has a slot; the ended
+  // thread's counter stops before it was joined.
+  std::set<std::string> spin_counters;
+  double short_last = -1, joined = -1;
+  const std::string short_counter = "CPU thread " + std::to_string(short_tid) + " [" +
+                                    std::to_string(short_tid) + "]";
+  for (const json::Value& event : events) {
+    const std::string name = Str(event, "name");
+    if (Str(event, "ph") == "C" && name.ends_with("[" + std::to_string(spin_tid) + "]")) {
+      spin_counters.insert(name);
+    }
+    if (Str(event, "ph") == "C" && name == short_counter) {
+      short_last = std::max(short_last, Num(event, "ts"));
+    }
+    if (Str(event, "ph") == "i" && name == "joined") joined = Num(event, "ts");
+  }
+  EXPECT_EQ(spin_counters, (std::set<std::string>{"CPU pre-spin [" + std::to_string(spin_tid) + "]"}));
+  ASSERT_GE(short_last, 0);
+  EXPECT_LT(short_last, joined);
+  EXPECT_EQ(CountNamed(events, "B", "Spin"), 1u);
 }
 
 TEST(TraceRecorderTest, FullPoolDropsAndCountsEventsAndTheFileStaysValid) {

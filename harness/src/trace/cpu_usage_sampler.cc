@@ -1,8 +1,11 @@
 #include "trace/cpu_usage_sampler.h"
 
+#include <dirent.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 
@@ -22,7 +25,71 @@ bool ReadCpuClock(clockid_t clock, int64_t* nanos) {
 
 CpuUsageSampler::CpuUsageSampler(const TraceClock& clock, std::chrono::microseconds period,
                                  std::function<ProcessCounters()> counters)
-    : clock_(clock), period_(period), counters_(std::move(counters)), tracks_(kMaxThreads) {}
+    : clock_(clock), period_(period), counters_(std::move(counters)), tracks_(kMaxThreads) {
+  TrackThreadsRunningNow();
+}
+
+void CpuUsageSampler::TrackThreadsRunningNow() {
+  DIR* tasks = opendir("/proc/self/task");
+  if (tasks == nullptr) return;  // no /proc: such threads are traced once they record
+  const pid_t self = gettid();
+  const uint64_t now = ReadTicks();
+  while (const dirent* entry = readdir(tasks)) {
+    pid_t tid = 0;
+    const char* end = entry->d_name + std::strlen(entry->d_name);
+    if (std::from_chars(entry->d_name, end, tid).ptr != end || tid <= 0 || tid == self) continue;
+    Track track;
+    track.tid = tid;
+    track.cpu_clock = CpuClockOfThread(tid);
+    if (!ReadCpuClock(track.cpu_clock, &track.interval_cpu)) continue;  // it has just ended
+    track.active = true;
+    track.interval_ticks = track.last_ticks = now;
+    track.last_cpu = track.interval_cpu;
+    running_at_start_.push_back(std::move(track));
+  }
+  closedir(tasks);
+  std::sort(running_at_start_.begin(), running_at_start_.end(),
+            [](const Track& a, const Track& b) { return a.tid < b.tid; });
+}
+
+CpuUsageSampler::Track* CpuUsageSampler::RunningAtStart(pid_t tid) {
+  const auto found =
+      std::lower_bound(running_at_start_.begin(), running_at_start_.end(), tid,
+                       [](const Track& track, pid_t wanted) { return track.tid < wanted; });
+  return found != running_at_start_.end() && found->tid == tid ? &*found : nullptr;
+}
+
+// Gives each thread running at the start a track in the trace, under the
+// best name known now: the harness's (a slot left by an earlier trace), the
+// one it gave itself, else "thread <tid>".
+void CpuUsageSampler::NameThreadsRunningAtStart() {
+  const uint32_t used = g_thread_slots_used.load(std::memory_order_acquire);
+  for (Track& track : running_at_start_) {
+    char name[kMaxThreadNameBytes];
+    size_t length = 0;
+    NameRank rank = NameRank::kDefault;
+    for (uint32_t i = 0; i < used; ++i) {
+      ThreadSlot& slot = g_thread_slots[i];
+      if (slot.state.load(std::memory_order_acquire) == SlotState::kLive && slot.tid == track.tid) {
+        length = CopySlotName(slot, name, &rank);
+        break;
+      }
+    }
+    if (rank == NameRank::kDefault) {
+      if (const size_t system_length = ReadSystemThreadName(track.tid, name); system_length > 0) {
+        length = system_length;
+        rank = NameRank::kSystem;
+      } else {
+        std::memcpy(name, "thread ", 7);
+        length = static_cast<size_t>(std::to_chars(name + 7, name + sizeof name, track.tid).ptr -
+                                     name);
+      }
+    }
+    const std::string_view text(name, length);
+    RecordThreadNameOf(track.tid, text, rank);
+    track.counter_name = "CPU " + std::string(text) + " [" + std::to_string(track.tid) + "]";
+  }
+}
 
 CpuUsageSampler::~CpuUsageSampler() {
   if (thread_.joinable()) Stop(ReadTicks());
@@ -103,6 +170,16 @@ void CpuUsageSampler::Sample(uint64_t now, bool final) {
         slot.state.store(SlotState::kFree, std::memory_order_release);
       continue;
     }
+    if (Track* by_tid = RunningAtStart(slot.tid); by_tid != nullptr) {
+      // Sampled by tid since the start; the slot only says when it ended.
+      if (state == SlotState::kExited) {
+        if (by_tid->active) {
+          Close(*by_tid, std::max(slot.exit_ticks, by_tid->last_ticks), slot.exit_cpu_nanos);
+        }
+        slot.state.store(SlotState::kFree, std::memory_order_release);
+      }
+      continue;
+    }
     const uint32_t serial = slot.serial.load(std::memory_order_relaxed);
     if (!track.active || track.serial != serial) {
       track = Track();
@@ -137,6 +214,7 @@ void CpuUsageSampler::Sample(uint64_t now, bool final) {
       Advance(track, now, cpu);
     }
   }
+  SampleThreadsRunningAtStart(now, final);
   if (counters_) {
     const ProcessCounters counters = counters_();
     if (!counters_recorded_ || !(counters == last_counters_) || final) {
@@ -147,9 +225,30 @@ void CpuUsageSampler::Sample(uint64_t now, bool final) {
   }
 }
 
+void CpuUsageSampler::SampleThreadsRunningAtStart(uint64_t now, bool final) {
+  for (Track& track : running_at_start_) {
+    if (!track.active) continue;
+    int64_t cpu = 0;
+    if (!ReadCpuClock(track.cpu_clock, &cpu)) {
+      // Ended without a slot to say when: at the last reading, idle since.
+      Close(track, track.last_ticks, track.last_cpu);
+    } else if (final) {
+      Close(track, now, cpu);
+      // A name it gave itself after the start (the counter keeps the first).
+      char name[16];
+      if (const size_t length = ReadSystemThreadName(track.tid, name); length > 0) {
+        RecordThreadNameOf(track.tid, std::string_view(name, length));
+      }
+    } else {
+      Advance(track, now, cpu);
+    }
+  }
+}
+
 void CpuUsageSampler::Run(std::function<void()> on_thread_start) {
   if (on_thread_start) on_thread_start();
   BeginInternalThread("benchprof trace sampler", /*records=*/true);
+  NameThreadsRunningAtStart();
   const int64_t period_ns = std::chrono::nanoseconds(period_).count();
   timespec next;
   clock_gettime(CLOCK_MONOTONIC, &next);

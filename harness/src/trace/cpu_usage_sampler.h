@@ -1,7 +1,13 @@
 // The per-thread CPU-utilization counters (and the process's allocation
 // totals) of a trace: a sampler thread reads every traced thread's CPU clock
-// (pthread_getcpuclockid, about 0.4 us per read) once per period (10 ms by
-// default, RecorderOptions), and records counter events on its own track.
+// (about 0.4 us per read) once per period (10 ms by default,
+// RecorderOptions), and records counter events on its own track.
+//
+// Which threads: those running when the sampler is made (listed from
+// /proc/self/task, read by tid from then on, named in the trace even if they
+// never record an event: an idle pool made before the benchmarks must show as
+// idle), and those that claim a slot in the thread table later (started
+// while tracing, or first recording an event).
 //
 // Each counter event says which share of the interval from its timestamp to
 // the next event of the same counter the thread spent on a CPU (0..1). To
@@ -21,6 +27,7 @@
 #define BENCHPROF_TRACE_CPU_USAGE_SAMPLER_H_
 
 #include <sys/types.h>
+#include <time.h>
 
 #include <atomic>
 #include <chrono>
@@ -42,7 +49,9 @@ inline constexpr double kMergeTolerance = 0.05;
 
 class CpuUsageSampler {
  public:
-  // `clock` must outlive the sampler. `counters` may be empty.
+  // `clock` must outlive the sampler. `counters` may be empty. Lists the
+  // process's threads but the calling one (which the session traces through
+  // its slot): make it before starting any of the recorder's own threads.
   CpuUsageSampler(const TraceClock& clock, std::chrono::microseconds period,
                   std::function<ProcessCounters()> counters);
   ~CpuUsageSampler();
@@ -56,23 +65,29 @@ class CpuUsageSampler {
   void Stop(uint64_t end_ticks);
 
  private:
-  // What the sampler knows of one slot's current thread.
+  // What the sampler knows of one slot's current thread, or of a thread
+  // that was running at the start.
   struct Track {
     bool active = false;
     uint32_t serial = 0;
     pid_t tid = 0;
+    clockid_t cpu_clock = 0;
     uint64_t interval_ticks = 0;  // start of the open interval
     int64_t interval_cpu = 0;
     uint64_t last_ticks = 0;  // last reading
     int64_t last_cpu = 0;
-    ThreadSlot* slot = nullptr;
+    ThreadSlot* slot = nullptr;  // null for threads running at the start
     // "CPU <name> [<tid>]", fixed at the first event: a thread usually names
     // itself (pthread_setname_np) just after it starts, after it registered.
     std::string counter_name;
   };
 
   void Run(std::function<void()> on_thread_start);
+  void TrackThreadsRunningNow();
+  void NameThreadsRunningAtStart();
+  Track* RunningAtStart(pid_t tid);
   void Sample(uint64_t now, bool final);
+  void SampleThreadsRunningAtStart(uint64_t now, bool final);
   void Advance(Track& track, uint64_t now, int64_t cpu);
   void Emit(Track& track, uint64_t start_ticks, double busy);
   void Close(Track& track, uint64_t end, int64_t cpu);
@@ -81,7 +96,8 @@ class CpuUsageSampler {
   const TraceClock& clock_;
   const std::chrono::microseconds period_;
   const std::function<ProcessCounters()> counters_;
-  std::vector<Track> tracks_;  // by slot index
+  std::vector<Track> tracks_;             // by slot index
+  std::vector<Track> running_at_start_;  // by tid
   bool counters_recorded_ = false;
   ProcessCounters last_counters_;
   std::atomic<bool> stopping_{false};

@@ -319,15 +319,16 @@ Status StartRecording(std::unique_ptr<TraceFormatter> formatter, const RecorderO
     formatter->Begin(TraceInfo{getpid(), options.process_name,
                                std::string(ClockSourceName(session->clock.source()))});
   }
+  // The sampler lists the threads running now: before the recorder starts its own.
+  if (options.sample_cpu) {
+    session->sampler = std::make_unique<CpuUsageSampler>(session->clock, options.sample_period,
+                                                         options.process_counters);
+  }
   session->writer =
       std::make_unique<TraceWriter>(*pool, generation, session->clock, std::move(formatter));
   session->writer->Start(session->on_internal_thread_start);
   g_recording.store(true, std::memory_order_seq_cst);
-  if (options.sample_cpu) {
-    session->sampler = std::make_unique<CpuUsageSampler>(session->clock, options.sample_period,
-                                                         options.process_counters);
-    session->sampler->Start(session->on_internal_thread_start);
-  }
+  if (session->sampler) session->sampler->Start(session->on_internal_thread_start);
   return Status();
 }
 
@@ -379,11 +380,11 @@ void NameCurrentThread(std::string_view name) noexcept {
   });
 }
 
-void RecordThreadNameOf(pid_t tid, std::string_view name) noexcept {
+void RecordThreadNameOf(pid_t tid, std::string_view name, NameRank rank) noexcept {
   name = name.substr(0, kMaxThreadNameBytes);
   Emit(1 + kNameSlots, [&](RecordSlot* at) {
     at->record =
-        Record{0, static_cast<uint64_t>(tid), static_cast<uint64_t>(NameRank::kSystem),
+        Record{0, static_cast<uint64_t>(tid), static_cast<uint64_t>(rank),
                Meta(RecordKind::kThreadName, static_cast<uint32_t>(name.size()), kNameSlots)};
     std::memcpy(at[1].bytes, name.data(), name.size());
   });

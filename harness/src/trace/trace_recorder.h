@@ -30,6 +30,7 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "trace/thread_table.h"
 #include "trace/trace_buffer.h"
 #include "trace/trace_clock.h"
 #include "trace/trace_formatter.h"
@@ -102,9 +103,11 @@ void RecordRun(uint64_t begin_ticks, uint64_t end_ticks, const char* name, uint6
                uint64_t calls, uint32_t threads) noexcept;
 
 // ---- for the sampler ----
-// Names thread `tid` with the name it gave itself (pthread_setname_np); the
-// trace keeps a name the thread was given by the harness.
-void RecordThreadNameOf(pid_t tid, std::string_view name) noexcept;
+// Names thread `tid` in the trace; of the names a thread gets, the trace
+// keeps the last of the highest rank (a name the harness gave it wins over
+// the one it gave itself with pthread_setname_np).
+void RecordThreadNameOf(pid_t tid, std::string_view name,
+                        NameRank rank = NameRank::kSystem) noexcept;
 void RecordCpuUsage(uint64_t start_ticks, pid_t subject_tid, double busy,
                     std::string_view counter_name) noexcept;
 void RecordAllocations(uint64_t ticks, const ProcessCounters& totals) noexcept;

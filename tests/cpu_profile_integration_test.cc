@@ -134,6 +134,18 @@ TEST_F(CpuProfileIntegrationTest, TwoBusyThreadsGiveTwoSamplesPerPeriodOfEachThr
   EXPECT_NEAR(static_cast<double>(samples), 200.0, 20.0);
 }
 
+TEST_F(CpuProfileIntegrationTest, APoolMadeBeforeTheProfileIsSampled) {
+  const std::string path = Profile(CPU_FIXTURE_BENCH_PATH, {"--benchmark_filter=BM_GlobalPool"});
+  // 10 iterations x 40 ms of the worker's CPU at 100 Hz: ~40 samples.
+  std::map<std::string, double> cum = Millis({path}, /*cumulative=*/true);
+  EXPECT_NEAR(cum["cpu_fixture::PoolWork"], 400, 80);
+  for (const ProfileSample& sample : Decode(path).samples) {
+    const ProfileLabel* benchmark = FindLabel(sample, "benchmark");
+    ASSERT_NE(benchmark, nullptr);
+    EXPECT_EQ(benchmark->str, "BM_GlobalPool/iterations:10/real_time");
+  }
+}
+
 TEST_F(CpuProfileIntegrationTest, SetupBeforeTheLoopIsNotSampled) {
   const std::string profile = Profile(CPU_FIXTURE_BENCH_PATH, {"--benchmark_filter=BM_SetupBurns"});
   const ProcessResult top = Pprof({"-top", "-cum", profile});

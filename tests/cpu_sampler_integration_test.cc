@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -110,6 +111,48 @@ TEST_F(CpuSamplerTest, ThreadsStartedLaterAreSampledInProportionToTheirCpuTime) 
   const CpuSamplerStats stats = GetCpuSamplerStats();
   EXPECT_EQ(stats.dropped_buffer_full, 0u);
   EXPECT_EQ(stats.dropped_reentrant, 0u);
+}
+
+// A pool made before the profile started: its threads were never set up
+// for the fast unwinder, so their handlers walk frame by frame. They must be
+// sampled in proportion to their CPU time, with whole stacks, and without
+// allocating.
+TEST_F(CpuSamplerTest, ThreadsRunningBeforeTheStartAreSampledWithWholeStacks) {
+  constexpr int kHz = 100;
+  std::atomic<bool> go{false};
+  std::atomic<int64_t> cpu_nanos{0};
+  AllocTotals before, after;
+  std::thread early([&] {
+    while (!go.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    before = TotalAllocations();
+    const int64_t start = ThreadCpuNanos();
+    SpinCheckingErrno(700'000'000, 0);
+    cpu_nanos = ThreadCpuNanos() - start;
+    after = TotalAllocations();
+  });
+  ASSERT_TRUE(StartCpuSampler(kHz).ok());
+  BecomeRunner();
+  EnterTimedRegion();  // the early thread counts while this runner times
+  go = true;
+  early.join();  // this thread sleeps: every sample is the early thread's
+  LeaveTimedRegion();
+  StopCpuSampler();
+
+  const double expected = static_cast<double>(cpu_nanos.load()) * kHz / 1e9;  // ~70
+  size_t samples = 0, shallow = 0;
+  ForEachCpuSample([&](const CpuSample& sample) {
+    samples += sample.weight;
+    // Spin <- the lambda <- std::thread's runner <- start_thread <- clone
+    if (sample.stack.size() < 5) ++shallow;
+  });
+  EXPECT_NEAR(static_cast<double>(samples), expected, expected * 0.1);
+  EXPECT_EQ(shallow, 0u);
+  const CpuSamplerStats stats = GetCpuSamplerStats();
+  EXPECT_EQ(stats.truncated, 0u);  // the walk found the interrupted frame
+  EXPECT_EQ(stats.dropped_reentrant, 0u);
+  if (kAllocHooksEnabled) {
+    EXPECT_EQ((after - before).allocs, 0u);
+  }
 }
 
 TEST_F(CpuSamplerTest, AProcessWideTimerAlongsideDoesNotDoubleCount) {

@@ -1,8 +1,8 @@
 // ASYNC-SIGNAL-SAFE: OnSigprof() and RecordSample() run in a SIGPROF handler
 // on any thread, possibly inside malloc. They take no lock, never allocate,
-// call only CaptureStack (stack_capture.h: warmed up on the thread before
-// its timer is armed, guarded against re-entry) and lock-free atomics, and
-// preserve errno. Everything else here runs on ordinary threads.
+// call only CaptureStackInSignalHandler (stack_capture.h: guarded against
+// re-entry) and lock-free atomics, and preserve errno. Everything else here
+// runs on ordinary threads.
 //
 // Shared state and who changes it:
 //   g_running        set by Start/Stop; the handler samples only while set.
@@ -13,7 +13,9 @@
 //                    fetch_add on g_buffer_used, then fill them.
 //   g_timers         one entry per armed thread, claimed and released with
 //                    compare-and-swap (a thread deletes its own timer when it
-//                    ends; Stop deletes the rest).
+//                    ends; Stop deletes the rest). Arming takes g_arm_mutex,
+//                    so a thread that starts while Start arms the threads
+//                    already running gets one timer, not two.
 #include "collect/cpu_sampler.h"
 
 #include <errno.h>
@@ -27,10 +29,12 @@
 
 #include <atomic>
 #include <cstring>
+#include <mutex>
 #include <string>
 
 #include "collect/stack_capture.h"
 #include "collect/timed_scope.h"
+#include "common/process_threads.h"
 
 namespace benchprof::collect {
 namespace {
@@ -51,6 +55,7 @@ enum TimerState : int { kFree = 0, kLive = 1, kBusy = 2 };
 struct TimerEntry {
   std::atomic<int> state{kFree};
   timer_t timer{};
+  pid_t tid = 0;  // the thread it samples (set under g_arm_mutex)
 };
 
 // A thread's timer belongs to one run of the sampler: after a Stop and a new
@@ -73,6 +78,7 @@ std::atomic<uint64_t> g_signals_handled{0};
 std::atomic<uint64_t> g_handler_nanos{0};
 
 TimerEntry g_timers[kMaxTimers];
+std::mutex g_arm_mutex;
 
 __thread int t_timer_index __attribute__((tls_model("initial-exec"))) = -1;
 __thread uint32_t t_timer_generation __attribute__((tls_model("initial-exec"))) = 0;
@@ -81,7 +87,7 @@ __thread uint32_t t_timer_generation __attribute__((tls_model("initial-exec"))) 
 void RecordSample(const siginfo_t* info, void* context) {
   const uint64_t weight = 1 + static_cast<uint64_t>(info->si_overrun > 0 ? info->si_overrun : 0);
   uintptr_t frames[kMaxSampledFrames + kHandlerFrames];
-  const int captured = CaptureStack(frames, kMaxSampledFrames + kHandlerFrames);
+  const int captured = CaptureStackInSignalHandler(frames, kMaxSampledFrames + kHandlerFrames);
   if (captured == kAlreadyCapturing) {
     // This signal interrupted an unwind of the same thread.
     g_dropped_reentrant.fetch_add(weight, std::memory_order_relaxed);
@@ -143,12 +149,58 @@ void OnSigprof(int, siginfo_t* info, void* context) {
 
 // Uniform in [1, period]: threads that run for less than a period are still
 // sampled in proportion to their CPU time.
-int64_t RandomFirstExpiry() {
-  uint64_t x = __rdtsc() ^ (static_cast<uint64_t>(gettid()) << 32);
+int64_t RandomFirstExpiry(pid_t tid) {
+  uint64_t x = __rdtsc() ^ (static_cast<uint64_t>(tid) << 32);
   x ^= x >> 33;
   x *= 0xff51afd7ed558ccdULL;
   x ^= x >> 33;
   return 1 + static_cast<int64_t>(x % static_cast<uint64_t>(g_period_ns));
+}
+
+// Arms a timer on `clock` (a thread's CPU clock) that signals thread `tid`,
+// unless that thread has one already. Returns its entry, or -1. Takes
+// g_arm_mutex.
+int ArmTimer(pid_t tid, clockid_t clock) {
+  std::lock_guard<std::mutex> lock(g_arm_mutex);
+  int free_entry = -1;
+  for (int i = 0; i < kMaxTimers; ++i) {
+    const int state = g_timers[i].state.load();
+    if (state != kFree && g_timers[i].tid == tid) return -1;
+    if (state == kFree && free_entry < 0) free_entry = i;
+  }
+  if (free_entry < 0) return -1;
+  TimerEntry& entry = g_timers[free_entry];
+  int free_state = kFree;
+  if (!entry.state.compare_exchange_strong(free_state, kBusy)) return -1;
+  struct sigevent event;
+  std::memset(&event, 0, sizeof event);
+  event.sigev_notify = SIGEV_THREAD_ID;
+  event.sigev_signo = SIGPROF;
+  event._sigev_un._tid = tid;
+  if (timer_create(clock, &event, &entry.timer) != 0) {
+    entry.state.store(kFree);
+    return -1;
+  }
+  entry.tid = tid;
+  const int64_t first = RandomFirstExpiry(tid);
+  struct itimerspec spec;
+  spec.it_interval.tv_sec = g_period_ns / 1'000'000'000;
+  spec.it_interval.tv_nsec = g_period_ns % 1'000'000'000;
+  spec.it_value.tv_sec = first / 1'000'000'000;
+  spec.it_value.tv_nsec = first % 1'000'000'000;
+  timer_settime(entry.timer, 0, &spec, nullptr);
+  entry.state.store(kLive);
+  return free_entry;
+}
+
+// Arms the threads that were running before the sampler started (a pool made
+// before the benchmarks); the calling thread is armed already. They were
+// never warmed up, so their handlers walk their stacks the slow way.
+void ArmThreadsAlreadyRunning() {
+  const pid_t self = gettid();
+  for (const pid_t tid : ListProcessThreads()) {
+    if (tid != self) ArmTimer(tid, CpuClockOfThread(tid));
+  }
 }
 
 void DeleteTimer(TimerEntry& entry) {
@@ -209,6 +261,7 @@ Status StartCpuSampler(int hz) {
   }
   g_running.store(true);
   RegisterCurrentThread();
+  ArmThreadsAlreadyRunning();
   return Status();
 }
 
@@ -225,34 +278,12 @@ bool HasCurrentTimer() { return t_timer_index >= 0 && t_timer_generation == g_ge
 void RegisterCurrentThread() {
   if (!g_running.load() || HasCurrentTimer()) return;
   WarmUpStackCapture();
-
-  for (int i = 0; i < kMaxTimers; ++i) {
-    TimerEntry& entry = g_timers[i];
-    int free_state = kFree;
-    if (!entry.state.compare_exchange_strong(free_state, kBusy)) continue;
-    struct sigevent event;
-    std::memset(&event, 0, sizeof event);
-    event.sigev_notify = SIGEV_THREAD_ID;
-    event.sigev_signo = SIGPROF;
-    event._sigev_un._tid = gettid();
-    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &entry.timer) != 0) {
-      entry.state.store(kFree);
-      return;
-    }
-    const int64_t first = RandomFirstExpiry();
-    struct itimerspec spec;
-    spec.it_interval.tv_sec = g_period_ns / 1'000'000'000;
-    spec.it_interval.tv_nsec = g_period_ns % 1'000'000'000;
-    spec.it_value.tv_sec = first / 1'000'000'000;
-    spec.it_value.tv_nsec = first % 1'000'000'000;
-    timer_settime(entry.timer, 0, &spec, nullptr);
-    entry.state.store(kLive);
-    t_timer_index = i;
-    t_timer_generation = g_generation.load();
-    // Stop may have swept the table while this entry was being set up.
-    if (!g_running.load()) UnregisterCurrentThread();
-    return;
-  }
+  const int index = ArmTimer(gettid(), CLOCK_THREAD_CPUTIME_ID);
+  if (index < 0) return;
+  t_timer_index = index;
+  t_timer_generation = g_generation.load();
+  // Stop may have swept the table while this entry was being set up.
+  if (!g_running.load()) UnregisterCurrentThread();
 }
 
 void UnregisterCurrentThread() {

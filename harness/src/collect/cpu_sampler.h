@@ -11,9 +11,10 @@
 // exact) to one preallocated buffer. Nothing is aggregated or symbolized
 // until sampling stops.
 //
-// Threads: the thread that starts the sampler is armed at once; threads
-// started later arm themselves when they begin (thread_hooks.cc wraps
-// pthread_create). Threads already running at start are not sampled.
+// Threads: the thread that starts the sampler is armed at once, and so is
+// every other thread already running (listed from /proc/self/task, each
+// timer on that thread's CPU clock, signalling it); threads started later
+// arm themselves when they begin (thread_hooks.cc wraps pthread_create).
 //
 // Samples are never silently lost: a full buffer, a signal that arrives while
 // the thread is already unwinding, or an unwind that cannot find the
@@ -50,8 +51,9 @@ inline constexpr bool kCpuSamplerSupported = true;
 // Deepest stack recorded; deeper stacks keep their innermost frames.
 inline constexpr int kMaxSampledFrames = 128;
 
-// Installs the SIGPROF handler, maps the sample buffer and arms the calling
-// thread's timer at `hz` samples per CPU-second. Fails if the sampler runs
+// Installs the SIGPROF handler, maps the sample buffer and arms the timers of
+// the calling thread and of every other running thread at `hz` samples per
+// CPU-second. Fails if the sampler runs
 // already, `hz` is not in [1, 10000], the build cannot sample
 // (!kCpuSamplerSupported), or the system refuses a resource.
 Status StartCpuSampler(int hz);

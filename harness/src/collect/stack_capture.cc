@@ -1,6 +1,8 @@
-// ASYNC-SIGNAL-SAFE and allocator context: CaptureStack runs in the SIGPROF
-// handler and inside malloc. It calls only unw_backtrace and touches only the
-// calling thread's guard.
+// ASYNC-SIGNAL-SAFE and allocator context: CaptureStackInSignalHandler runs
+// in the SIGPROF handler, CaptureStack inside malloc. They call only
+// libunwind (unw_backtrace on threads whose cache is set up; otherwise
+// unw_getcontext, unw_init_local and unw_step, which libunwind documents as
+// signal-safe for local unwinding) and touch only the calling thread's flags.
 #include "collect/stack_capture.h"
 
 #define UNW_LOCAL_ONLY
@@ -11,6 +13,22 @@ namespace {
 
 // __thread: a single %fs-relative access, no TLS init wrapper.
 __thread bool t_capturing __attribute__((tls_model("initial-exec"))) = false;
+// unw_backtrace has run on this thread: its per-thread cache exists.
+__thread bool t_cache_ready __attribute__((tls_model("initial-exec"))) = false;
+
+// The slow walk: libunwind's cursor API keeps no per-thread state.
+int WalkFrames(uintptr_t* frames, int max_frames) {
+  unw_context_t context;
+  unw_cursor_t cursor;
+  if (unw_getcontext(&context) != 0 || unw_init_local(&cursor, &context) != 0) return 0;
+  int count = 0;
+  do {
+    unw_word_t ip = 0;
+    if (unw_get_reg(&cursor, UNW_REG_IP, &ip) != 0 || ip == 0) break;
+    frames[count++] = static_cast<uintptr_t>(ip);
+  } while (count < max_frames && unw_step(&cursor) > 0);
+  return count;
+}
 
 }  // namespace
 
@@ -18,8 +36,20 @@ int CaptureStack(uintptr_t* frames, int max_frames) {
   if (t_capturing) return kAlreadyCapturing;
   t_capturing = true;
   const int captured = unw_backtrace(reinterpret_cast<void**>(frames), max_frames);
+  t_cache_ready = true;
   t_capturing = false;
   return captured > 0 ? captured : 0;
+}
+
+int CaptureStackInSignalHandler(uintptr_t* frames, int max_frames) {
+  if (!t_cache_ready) {
+    if (t_capturing) return kAlreadyCapturing;
+    t_capturing = true;
+    const int captured = WalkFrames(frames, max_frames);
+    t_capturing = false;
+    return captured;
+  }
+  return CaptureStack(frames, max_frames);
 }
 
 void WarmUpStackCapture() {

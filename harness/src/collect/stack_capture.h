@@ -2,11 +2,14 @@
 // heap sampler (inside malloc): libunwind's unw_backtrace behind one
 // per-thread re-entrancy guard.
 //
-// ASYNC-SIGNAL-SAFE once the thread is warmed up: the first unw_backtrace on
-// a thread sets up libunwind's per-thread cache (pthread_once, mmap), which
-// must not happen inside a signal handler. A SIGPROF that lands while the
-// same thread is capturing for the heap sampler, or an allocation made by
-// the unwinder itself, finds the guard set and gets no stack.
+// The first unw_backtrace on a thread sets up libunwind's per-thread cache
+// (pthread_once, pthread_setspecific, mmap), which must not happen inside a
+// signal handler. So the signal handler's variant walks a thread that was
+// never set up (one that was running before the profiler started) frame by
+// frame with unw_step, which is async-signal-safe and needs no per-thread
+// state, only slower. A SIGPROF that lands while the same thread is
+// capturing for the heap sampler, or an allocation made by the unwinder
+// itself, finds the guard set and gets no stack.
 //
 // Thread-safety: every function acts on the calling thread only.
 #ifndef BENCHPROF_COLLECT_STACK_CAPTURE_H_
@@ -22,11 +25,19 @@ namespace benchprof::collect {
 // sampler up to the interrupted PC, the heap sampler up to the first address
 // outside the allocator. Returns the number stored (0 if the unwinder found
 // nothing), or kAlreadyCapturing if the thread is already capturing.
-// Async-signal-safe after WarmUpStackCapture() ran on this thread.
+// Not for signal handlers (the thread's first call sets up libunwind's
+// per-thread cache); fine inside the allocator, whose own allocations the
+// guard lets through unsampled.
 inline constexpr int kAlreadyCapturing = -1;
 int CaptureStack(uintptr_t* frames, int max_frames);
 
-// Runs one capture outside any handler so later ones are signal-safe.
+// As CaptureStack, for a signal handler: async-signal-safe on any thread.
+// Fast on threads where CaptureStack or WarmUpStackCapture ran before; on
+// others it walks frame by frame (about 0.4 us a frame).
+int CaptureStackInSignalHandler(uintptr_t* frames, int max_frames);
+
+// Sets up the unwinder on the calling thread (outside any handler), so that
+// captures in signal handlers take the fast path.
 void WarmUpStackCapture();
 
 // True while the calling thread is inside CaptureStack. Async-signal-safe.

@@ -1,6 +1,5 @@
 #include "trace/cpu_usage_sampler.h"
 
-#include <dirent.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -9,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/process_threads.h"
 #include "trace/thread_table.h"
 
 namespace benchprof::trace {
@@ -30,14 +30,10 @@ CpuUsageSampler::CpuUsageSampler(const TraceClock& clock, std::chrono::microseco
 }
 
 void CpuUsageSampler::TrackThreadsRunningNow() {
-  DIR* tasks = opendir("/proc/self/task");
-  if (tasks == nullptr) return;  // no /proc: such threads are traced once they record
   const pid_t self = gettid();
   const uint64_t now = ReadTicks();
-  while (const dirent* entry = readdir(tasks)) {
-    pid_t tid = 0;
-    const char* end = entry->d_name + std::strlen(entry->d_name);
-    if (std::from_chars(entry->d_name, end, tid).ptr != end || tid <= 0 || tid == self) continue;
+  for (const pid_t tid : ListProcessThreads()) {  // ascending, as RunningAtStart needs
+    if (tid == self) continue;
     Track track;
     track.tid = tid;
     track.cpu_clock = CpuClockOfThread(tid);
@@ -47,9 +43,6 @@ void CpuUsageSampler::TrackThreadsRunningNow() {
     track.last_cpu = track.interval_cpu;
     running_at_start_.push_back(std::move(track));
   }
-  closedir(tasks);
-  std::sort(running_at_start_.begin(), running_at_start_.end(),
-            [](const Track& a, const Track& b) { return a.tid < b.tid; });
 }
 
 CpuUsageSampler::Track* CpuUsageSampler::RunningAtStart(pid_t tid) {

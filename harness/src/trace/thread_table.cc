@@ -65,11 +65,6 @@ int64_t CurrentThreadCpuNanos() {
   return int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
 }
 
-clockid_t CpuClockOfThread(pid_t tid) {
-  constexpr clockid_t kPerThread = 4, kScheduler = 2;
-  return static_cast<clockid_t>(~static_cast<unsigned>(tid) << 3) | kPerThread | kScheduler;
-}
-
 ThreadSlot* ClaimSlot(bool internal) {
   for (uint32_t i = 0; i < kMaxThreads; ++i) {
     ThreadSlot& slot = g_thread_slots[i];

@@ -106,11 +106,6 @@ const char* ProcessThreadName();
 // The calling thread's CPU time in nanoseconds.
 int64_t CurrentThreadCpuNanos();
 
-// The CPU clock of thread `tid` of this process, for clock_gettime; reading
-// it fails once the thread has ended. (The kernel's encoding of a thread CPU
-// clock, as pthread_getcpuclockid builds it, for a thread known by tid only.)
-clockid_t CpuClockOfThread(pid_t tid);
-
 }  // namespace benchprof::trace
 
 #endif  // BENCHPROF_TRACE_THREAD_TABLE_H_

@@ -55,7 +55,8 @@ enum TimerState : int { kFree = 0, kLive = 1, kBusy = 2 };
 struct TimerEntry {
   std::atomic<int> state{kFree};
   timer_t timer{};
-  pid_t tid = 0;  // the thread it samples (set under g_arm_mutex)
+  pid_t tid = 0;         // the thread it samples (set under g_arm_mutex)
+  bool by_tid = false;  // armed by Start for a thread already running
 };
 
 // A thread's timer belongs to one run of the sampler: after a Stop and a new
@@ -160,12 +161,20 @@ int64_t RandomFirstExpiry(pid_t tid) {
 // Arms a timer on `clock` (a thread's CPU clock) that signals thread `tid`,
 // unless that thread has one already. Returns its entry, or -1. Takes
 // g_arm_mutex.
-int ArmTimer(pid_t tid, clockid_t clock) {
+//
+// Only Start arms threads by tid, and only a thread that starts while Start
+// runs can be armed both ways; so a thread arming itself looks for an entry
+// armed by tid, and Start for any entry. (A thread armed by tid that ends
+// frees its entry in UnregisterCurrentThread, so its tid, once reused, is
+// not taken for it; one that ends with pthread_exit does not, and a thread
+// given its tid later during the same profile goes unsampled.)
+int ArmTimer(pid_t tid, clockid_t clock, bool by_tid) {
   std::lock_guard<std::mutex> lock(g_arm_mutex);
   int free_entry = -1;
   for (int i = 0; i < kMaxTimers; ++i) {
-    const int state = g_timers[i].state.load();
-    if (state != kFree && g_timers[i].tid == tid) return -1;
+    const TimerEntry& entry = g_timers[i];
+    const int state = entry.state.load();
+    if (state != kFree && entry.tid == tid && (by_tid || entry.by_tid)) return -1;
     if (state == kFree && free_entry < 0) free_entry = i;
   }
   if (free_entry < 0) return -1;
@@ -182,6 +191,7 @@ int ArmTimer(pid_t tid, clockid_t clock) {
     return -1;
   }
   entry.tid = tid;
+  entry.by_tid = by_tid;
   const int64_t first = RandomFirstExpiry(tid);
   struct itimerspec spec;
   spec.it_interval.tv_sec = g_period_ns / 1'000'000'000;
@@ -199,7 +209,7 @@ int ArmTimer(pid_t tid, clockid_t clock) {
 void ArmThreadsAlreadyRunning() {
   const pid_t self = gettid();
   for (const pid_t tid : ListProcessThreads()) {
-    if (tid != self) ArmTimer(tid, CpuClockOfThread(tid));
+    if (tid != self) ArmTimer(tid, CpuClockOfThread(tid), /*by_tid=*/true);
   }
 }
 
@@ -278,7 +288,7 @@ bool HasCurrentTimer() { return t_timer_index >= 0 && t_timer_generation == g_ge
 void RegisterCurrentThread() {
   if (!g_running.load() || HasCurrentTimer()) return;
   WarmUpStackCapture();
-  const int index = ArmTimer(gettid(), CLOCK_THREAD_CPUTIME_ID);
+  const int index = ArmTimer(gettid(), CLOCK_THREAD_CPUTIME_ID, /*by_tid=*/false);
   if (index < 0) return;
   t_timer_index = index;
   t_timer_generation = g_generation.load();
@@ -287,9 +297,20 @@ void RegisterCurrentThread() {
 }
 
 void UnregisterCurrentThread() {
-  // A stale index: Stop deleted that timer, and the entry may be another
-  // thread's now.
-  if (HasCurrentTimer()) DeleteTimer(g_timers[t_timer_index]);
+  if (HasCurrentTimer()) {
+    DeleteTimer(g_timers[t_timer_index]);
+  } else if (g_running.load()) {
+    // Armed by tid when the sampler started, as it was running then: free
+    // that entry, or a thread given the same tid later would be taken for
+    // this one and left unsampled.
+    const pid_t self = gettid();
+    std::lock_guard<std::mutex> lock(g_arm_mutex);
+    for (TimerEntry& entry : g_timers) {
+      if (entry.state.load() == kLive && entry.by_tid && entry.tid == self) DeleteTimer(entry);
+    }
+  }
+  // (A stale index: Stop deleted that timer, and the entry may be another
+  // thread's now.)
   t_timer_index = -1;
 }
 

@@ -226,9 +226,9 @@ TEST_F(CpuProfileIntegrationTest, StacksReachTheBenchmarkThroughCodeWithoutFrame
 TEST_F(CpuProfileIntegrationTest, ElvisAlgOneListsItsSourceLines) {
   const std::string profile =
       Profile(BENCH_PATH, {"--benchmark_filter=AlgorithmOne", "--benchmark_min_time=0.5"});
-  const ProcessResult list = Pprof({"-list", "AlgOne", profile});
+  const ProcessResult list = Pprof({"-list", "algOne", profile});
   ASSERT_EQ(list.exit_code, 0) << list.stderr_text;
-  EXPECT_NE(list.stdout_text.find("ROUTINE ======================== benchprof::stream::AlgOne"),
+  EXPECT_NE(list.stdout_text.find("ROUTINE ======================== benchprof::stream::algOne"),
             std::string::npos)
       << list.stdout_text;
   EXPECT_NE(list.stdout_text.find(STREAM_SOURCE_PATH), std::string::npos) << list.stdout_text;
@@ -241,12 +241,12 @@ TEST_F(CpuProfileIntegrationTest, InlinedFramesShowUnderTheirQualifiedNames) {
       Profile(BENCH_PATH, {"--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.5"});
   const ProcessResult top = Pprof({"-top", "-cum", "-nodecount=100", profile});
   ASSERT_EQ(top.exit_code, 0) << top.stderr_text;
-  // AlgTwo's stack reader lives in an anonymous namespace, which pprof must
+  // algTwo's stack reader lives in an anonymous namespace, which pprof must
   // not mistake for a parameter list.
   const std::string read_byte = "benchprof::stream::(anonymous namespace)::ByteReader::ReadByte";
   ASSERT_NE(top.stdout_text.find(read_byte), std::string::npos) << top.stdout_text;
   EXPECT_EQ(top.stdout_text.find("::::"), std::string::npos) << top.stdout_text;
-  // Optimised builds inline it into AlgTwo; instrumented ones may not.
+  // Optimised builds inline it into algTwo; instrumented ones may not.
   if (top.stdout_text.find(read_byte + " (inline)") == std::string::npos) {
     GTEST_SKIP() << "this build did not inline ReadByte (a sanitizer build?):\n"
                  << top.stdout_text;
@@ -258,15 +258,15 @@ TEST_F(CpuProfileIntegrationTest, TagfocusSplitsBenchmarksAndDiffBaseWorks) {
       Profile(BENCH_PATH, {"--benchmark_filter=Alg", "--benchmark_min_time=0.3"}, "both.pprof");
   const ProcessResult one = Pprof({"-top", "-cum", "-tagfocus=benchmark=BM_AlgorithmOne", both});
   ASSERT_EQ(one.exit_code, 0) << one.stderr_text;
-  EXPECT_NE(one.stdout_text.find("benchprof::stream::AlgOne"), std::string::npos);
-  EXPECT_EQ(one.stdout_text.find("benchprof::stream::AlgTwo"), std::string::npos);
+  EXPECT_NE(one.stdout_text.find("benchprof::stream::algOne"), std::string::npos);
+  EXPECT_EQ(one.stdout_text.find("benchprof::stream::algTwo"), std::string::npos);
 
   const std::string two = Profile(
       BENCH_PATH, {"--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.3"}, "two.pprof");
   const ProcessResult diff = Pprof({"-top", "-cum", "-diff_base=" + both, two});
   ASSERT_EQ(diff.exit_code, 0) << diff.stderr_text;
-  // AlgOne exists only in the base: it shows up with negative time.
-  EXPECT_NE(diff.stdout_text.find("benchprof::stream::AlgOne"), std::string::npos);
+  // algOne exists only in the base: it shows up with negative time.
+  EXPECT_NE(diff.stdout_text.find("benchprof::stream::algOne"), std::string::npos);
   EXPECT_NE(diff.stdout_text.find("-"), std::string::npos);
 }
 

@@ -240,10 +240,20 @@ TEST_F(HeapProfileIntegrationTest, ElvisAllocationsBelongToAlgorithmOne) {
     }
   }
   EXPECT_EQ(algorithm_two, 0);
-  EXPECT_GT(SumAtLeaf(profile, "AlgOne")[kAllocObjects], 0);
+  EXPECT_GT(SumAtLeaf(profile, "algOne")[kAllocObjects], 0);
 
-  const std::string list = Pprof({"-sample_index=alloc_space", "-list", "AlgOne", path});
+  // The command as written lists algOne, and only algOne.
+  const std::string list = Pprof({"-sample_index=alloc_objects", "-list", "algOne", path});
   EXPECT_NE(list.find("new char[size]"), std::string::npos) << list;
+  size_t routines = 0;
+  for (size_t at = list.find("ROUTINE ="); at != std::string::npos;
+       at = list.find("ROUTINE =", at + 1)) {
+    ++routines;
+  }
+  EXPECT_EQ(routines, 1u) << list;
+  EXPECT_NE(list.find("ROUTINE ======================== benchprof::stream::algOne in"),
+            std::string::npos)
+      << list;
 }
 
 // bench's BM_Leaky (benchmarks/leak): LoadSession makes 5 objects a request

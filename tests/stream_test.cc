@@ -165,8 +165,8 @@ TEST_P(StreamTest, MatchesReferenceOnLongInputs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, StreamTest,
-                         ::testing::Values(NamedAlgorithm{"AlgOne", &AlgOne},
-                                           NamedAlgorithm{"AlgTwo", &AlgTwo}),
+                         ::testing::Values(NamedAlgorithm{"algOne", &algOne},
+                                           NamedAlgorithm{"algTwo", &algTwo}),
                          [](const ::testing::TestParamInfo<NamedAlgorithm>& param_info) {
                            return std::string(param_info.param.name);
                          });

@@ -482,7 +482,7 @@ TEST(SymbolizerModulesTest, UnreadableModuleGivesNoFramesAndNoCrash) {
 
 TEST(FunctionNameTest, StripsSignatureKeepsScopesAndTemplates) {
   const std::pair<std::string_view, std::string_view> cases[] = {
-      {"benchprof::stream::AlgOne(int)", "benchprof::stream::AlgOne"},
+      {"benchprof::stream::algOne(int)", "benchprof::stream::algOne"},
       {"std::vector<int, std::allocator<int> >::push_back(int const&)",
        "std::vector<int, std::allocator<int> >::push_back"},
       {"(anonymous namespace)::Foo(int, char)", "(anonymous namespace)::Foo"},

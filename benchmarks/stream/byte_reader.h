@@ -1,6 +1,6 @@
 // A minimal byte-stream interface, the C++ stand-in for Go's io.Reader.
 //
-// The Elvis stream workload's naive algorithm (AlgOne) reads its input through
+// The Elvis stream workload's naive algorithm (algOne) reads its input through
 // this interface on purpose: every byte costs a virtual call, and the concrete
 // reader lives only in byte_reader.cc, so the optimiser can neither devirtualize
 // the calls nor elide the reader's heap allocation. That is the cost the

@@ -32,7 +32,7 @@ class ByteReader {
   const char* end_;
 };
 
-// Copies `n` bytes. The pieces AlgTwo writes are short (a prefix of `find` or
+// Copies `n` bytes. The pieces algTwo writes are short (a prefix of `find` or
 // `repl`), so sizes up to 16 use fixed-size, possibly overlapping moves that
 // compile to a few instructions instead of a call to memcpy.
 void CopyShort(char* dst, const char* src, size_t n) {
@@ -53,7 +53,7 @@ void CopyShort(char* dst, const char* src, size_t n) {
 }
 
 // Appends `n` bytes to `output`. Kept out of line so that ChunkWriter's methods
-// stay small enough to be inlined into AlgTwo's loop. If one were not, the
+// stay small enough to be inlined into algTwo's loop. If one were not, the
 // writer would escape and its cursor would live in memory, turning every Put
 // into a store-to-load round trip (measured: about 1.5x slower).
 [[gnu::noinline]] void AppendOutOfLine(std::string& output, const char* data, size_t n) {
@@ -105,7 +105,7 @@ class ChunkWriter {
   char* const end_;
 };
 
-// Mismatch handling for AlgTwo. The pending (unwritten) bytes are
+// Mismatch handling for algTwo. The pending (unwritten) bytes are
 // find[0..idx) followed by `b`, and b != find[idx]. Finds the longest s <= idx
 // such that the pending bytes end with find[0..s), emits the pending bytes
 // before that suffix and returns s, the new matched-prefix length. Without a
@@ -142,7 +142,7 @@ constexpr StreamCase kDataTable[] = {
 
 }  // namespace
 
-void AlgOne(std::string_view data, std::string_view find, std::string_view repl,
+void algOne(std::string_view data, std::string_view find, std::string_view repl,
             std::string& output) {
   const size_t size = find.size();
   if (size == 0) {
@@ -187,7 +187,7 @@ void AlgOne(std::string_view data, std::string_view find, std::string_view repl,
   }
 }
 
-void AlgTwo(std::string_view data, std::string_view find, std::string_view repl,
+void algTwo(std::string_view data, std::string_view find, std::string_view repl,
             std::string& output) {
   const size_t size = find.size();
   if (size == 0) {

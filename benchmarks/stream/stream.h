@@ -5,13 +5,15 @@
 // buffering the whole stream first. Matching is case-sensitive, leftmost and
 // non-overlapping: after a match, matching restarts right after it. An empty
 // `find` copies the input unchanged. Two implementations are kept on purpose:
-// AlgOne is the naive one (virtual byte reads, a sliding window, two heap
-// allocations per call) and AlgTwo the fast one (no allocations), so a profile
-// of the benchmarks has something to explain.
+// algOne is the naive one (virtual byte reads, a sliding window, two heap
+// allocations per call) and algTwo the fast one (no allocations), so a profile
+// of the benchmarks has something to explain. They keep the Go original's
+// names, against the house style, so that the case study's commands work as
+// written: `go tool pprof -list algOne mem.pprof`.
 //
 // Example:
 //   std::string out;
-//   AlgTwo("abcelvis", "elvis", "Elvis", out);  // out == "abcElvis"
+//   algTwo("abcelvis", "elvis", "Elvis", out);  // out == "abcElvis"
 //
 // Thread-safety: all functions are thread-safe; each call touches only its
 // arguments, and concurrent calls must not share `output`.
@@ -32,7 +34,7 @@ namespace benchprof::stream {
 // content is kept). Makes exactly two heap allocations when `find` is
 // non-empty and none when it is empty; writes to `output` allocate only if its
 // capacity is too small.
-void AlgOne(std::string_view data, std::string_view find, std::string_view repl,
+void algOne(std::string_view data, std::string_view find, std::string_view repl,
             std::string& output);
 
 // Fast streaming replace: reads `data` byte by byte through a stack reader and
@@ -41,7 +43,7 @@ void AlgOne(std::string_view data, std::string_view find, std::string_view repl,
 // and flushing a partial match at the end of the stream. Appends the result to
 // `output` (existing content is kept). Never allocates, apart from growing
 // `output` when its capacity is too small.
-void AlgTwo(std::string_view data, std::string_view find, std::string_view repl,
+void algTwo(std::string_view data, std::string_view find, std::string_view repl,
             std::string& output);
 
 // One row of the tutorial's data table: `output` is what replacing "elvis"

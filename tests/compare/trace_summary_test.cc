@@ -352,6 +352,33 @@ TEST(TraceSummaryTest, DroppedEventsFromOtherDataOrFromTheInstants) {
   EXPECT_TRUE(Summarize({Begin("A", 1, 0), End(1, 1)}).warnings.empty());
 }
 
+// One thread busy on a 4-CPU machine: three quarters of it idle, which is
+// what the RSS case study's trace is there to show.
+TEST(TraceSummaryTest, ParallelismIsSetAgainstTheCpusOfTheProcess) {
+  const std::vector<TraceEvent> busy_one = {Cpu("CPU a [1]", 0, 1), Cpu("CPU a [1]", 1000, 0),
+                                            Cpu("CPU b [2]", 0, 0), Cpu("CPU b [2]", 1000, 0)};
+  TraceFileInfo info;
+  StatusOr<json::Value> other = json::Parse(R"({"cpus":4})");
+  ASSERT_TRUE(other.ok());
+  info.other_data = *other;
+  const TraceSummary with_cpus = Summarize(busy_one, info);
+  EXPECT_EQ(with_cpus.cpus, 4u);
+  EXPECT_NE(RenderTraceSummary(with_cpus, TraceSummaryFormat::kText)
+                .find("parallelism:  1.00 threads busy on average, of 4 CPUs (75% idle)\n"),
+            std::string::npos)
+      << RenderTraceSummary(with_cpus, TraceSummaryFormat::kText);
+  EXPECT_NE(RenderTraceSummary(with_cpus, TraceSummaryFormat::kJson).find("\"cpus\":4,"),
+            std::string::npos);
+
+  // Another producer's file says nothing of the CPUs: no share is made up.
+  const TraceSummary without = Summarize(busy_one);
+  EXPECT_EQ(without.cpus, 0u);
+  const std::string text = RenderTraceSummary(without, TraceSummaryFormat::kText);
+  EXPECT_NE(text.find("parallelism:  1.00 threads busy on average\n"), std::string::npos) << text;
+  EXPECT_NE(RenderTraceSummary(without, TraceSummaryFormat::kJson).find("\"cpus\":null"),
+            std::string::npos);
+}
+
 TEST(TraceSummaryTest, TruncationIsAWarning) {
   TraceFileInfo info;
   info.truncated = true;

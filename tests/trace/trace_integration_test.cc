@@ -2,6 +2,7 @@
 // (trace_fixture_bench.cc) writes a trace, which is parsed and checked
 // against docs/trace-format.md.
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <map>
@@ -86,6 +87,10 @@ TEST_F(TraceIntegrationTest, TopLevelSaysWhatWasWrittenAndNothingWasDropped) {
   const std::string clock = Str(*other, "clock");
   EXPECT_TRUE(clock == "tsc" || clock == "monotonic") << clock;
   EXPECT_NE(Str(*other, "producer").rfind("benchprof ", 0), std::string::npos);
+  // The CPUs the fixture could use: this process's, as it inherits the mask.
+  cpu_set_t affinity;
+  ASSERT_EQ(sched_getaffinity(0, sizeof affinity, &affinity), 0);
+  EXPECT_EQ(Num(*other, "cpus"), CPU_COUNT(&affinity));
   // One line on stderr names the file.
   EXPECT_NE(result_->stderr_text.find("trace: " + dir_->File("fixture.json") + " ("),
             std::string::npos)

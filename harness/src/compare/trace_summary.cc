@@ -244,6 +244,10 @@ TraceSummary TraceSummarizer::Finish(const std::string& file, const TraceFileInf
   if (const json::Value* v = info.other_data.Find("clock"); v != nullptr && v->is_string()) {
     s.clock = v->as_string();
   }
+  if (const json::Value* v = info.other_data.Find("cpus");
+      v != nullptr && v->is_number() && v->as_number() >= 1 && v->as_number() <= 1e6) {
+    s.cpus = static_cast<uint32_t>(v->as_number());
+  }
 
   // Threads: one per CPU counter series, named by thread_name metadata when
   // there is one for its tid, then threads that only have a name.

@@ -100,6 +100,7 @@ struct TraceSummary {
   std::string truncation;  // where, e.g. "line 812: the file ends inside an event"
   std::string producer;    // otherData.producer, "" if absent
   std::string clock;       // otherData.clock, "" if absent
+  uint32_t cpus = 0;       // otherData.cpus (CPUs the process could use), 0 if absent
   // Busiest first; threads without CPU samples last; ties by name, then tid.
   std::vector<ThreadUsage> threads;
   std::vector<NamedDurations> tasks;    // by task type (byte order)

@@ -31,8 +31,8 @@ trace-event "array format", is accepted too):
   - per thread, from the per-thread CPU counters: busy, the share of the
     traced interval the thread ran on a CPU, idle = 100% - busy, and busy
     time; "parallelism" is the sum of the busy shares, the mean number of
-    threads running. Busiest first; threads with a name but no CPU samples
-    last, with "—";
+    threads running, against the CPUs the traced process could use.
+    Busiest first; threads with a name but no CPU samples last, with "—";
   - per task type (benchprof::NewTask; from its begin to its end, which may
     be on another thread) and per region name (benchprof::StartRegion; from
     its begin to its end on one thread): count, total, min, p50, p90, p99

@@ -143,8 +143,13 @@ std::string Text(const TraceSummary& s) {
   const bool any_cpu = std::any_of(s.threads.begin(), s.threads.end(),
                                    [](const ThreadUsage& t) { return t.has_cpu; });
   if (any_cpu && !std::isnan(mean_busy)) {
-    header.push_back(
-        {"parallelism:", StringPrintf("%.2f", mean_busy) + " threads busy on average"});
+    std::string parallelism = StringPrintf("%.2f", mean_busy) + " threads busy on average";
+    if (s.cpus > 0) {
+      // What the RSS case study is about: the cores the program left unused.
+      const double idle = std::max(0.0, 1 - mean_busy / s.cpus);
+      parallelism += StringPrintf(", of %u CPUs (%.0f%% idle)", s.cpus, idle * 100);
+    }
+    header.push_back({"parallelism:", parallelism});
   }
   // Left-aligned label column, left-aligned values.
   size_t label_width = 0;
@@ -236,6 +241,7 @@ std::string Json(const TraceSummary& s) {
       {"truncated", json::Value::MakeBool(s.truncated)},
       {"truncation", StringOrNull(s.truncation)},
       {"mean_busy_threads", NumberOrNull(s.MeanBusyThreads())},
+      {"cpus", s.cpus > 0 ? Number(static_cast<uint64_t>(s.cpus)) : json::Value()},
       {"threads", json::Value::MakeArray(std::move(threads))},
       {"percentile_method", String("nearest-rank")},
       {"tasks", DurationsJson(s.tasks)},

@@ -45,6 +45,7 @@ ChromeJsonWriter::~ChromeJsonWriter() {
 
 void ChromeJsonWriter::Begin(const TraceInfo& info) {
   pid_ = info.pid;
+  cpus_ = info.cpus;
   file_ = std::fopen(path_.c_str(), "w");
   if (file_ == nullptr) open_error_ = std::strerror(errno);
   buffer_.reserve(kFlushBytes + 4096);
@@ -242,6 +243,7 @@ Status ChromeJsonWriter::End(const TraceTotals& totals) {
   Number("events", events_);
   buffer_ += ",\"clock_drift_ns\":";
   buffer_ += std::to_string(totals.clock_drift_ns);
+  Number("cpus", cpus_);
   buffer_ += "}}\n";
   if (file_ == nullptr) return Status::Error(path_ + ": " + open_error_);
   if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) write_failed_ = true;

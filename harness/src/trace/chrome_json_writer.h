@@ -47,6 +47,7 @@ class ChromeJsonWriter final : public TraceFormatter {
   std::string buffer_;
   std::string open_error_;  // why the file could not be created
   std::string clock_;
+  uint32_t cpus_ = 0;
   pid_t pid_ = 0;
   uint64_t events_ = 0;
   bool write_failed_ = false;

@@ -67,6 +67,7 @@ struct TraceInfo {
   pid_t pid = 0;
   std::string process_name;
   std::string clock;  // "tsc" or "monotonic"
+  uint32_t cpus = 0;  // CPUs the process may run on (its affinity mask)
 };
 
 struct TraceTotals {

@@ -316,8 +316,12 @@ Status StartRecording(std::unique_ptr<TraceFormatter> formatter, const RecorderO
   g_session = session;
 
   if (formatter) {
+    cpu_set_t affinity;
+    const uint32_t cpus = sched_getaffinity(0, sizeof affinity, &affinity) == 0
+                              ? static_cast<uint32_t>(CPU_COUNT(&affinity))
+                              : 0;
     formatter->Begin(TraceInfo{getpid(), options.process_name,
-                               std::string(ClockSourceName(session->clock.source()))});
+                               std::string(ClockSourceName(session->clock.source())), cpus});
   }
   // The sampler lists the threads running now: before the recorder starts its own.
   if (options.sample_cpu) {

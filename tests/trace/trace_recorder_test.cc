@@ -453,6 +453,49 @@ TEST(TraceRecorderTest, ThreadsRunningBeforeTheTraceHaveTracksAndCpuCounters) {
   EXPECT_EQ(CountNamed(events, "B", "Spin"), 1u);
 }
 
+// The process counter integrates to the CPU time of the traced threads:
+// here two spinning threads' (the main thread sleeps).
+TEST(TraceRecorderTest, ProcessCounterAddsUpTheCpuTimeOfTheThreads) {
+  std::atomic<bool> stop{false};
+  std::atomic<int64_t> spin_cpu{0};
+  const json::Value doc = RecordTrace(TestOptions(), [&] {
+    std::vector<std::thread> spinners;
+    for (int i = 0; i < 2; ++i) {
+      spinners.emplace_back([&] {
+        // Registers the thread (this binary does not wrap pthread_create).
+        { Region spin = StartRegion("Spin"); }
+        const int64_t start = CurrentThreadCpuNanos();
+        while (!stop.load()) {
+        }
+        spin_cpu += CurrentThreadCpuNanos() - start;
+      });
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    stop = true;
+    for (std::thread& spinner : spinners) spinner.join();
+  });
+  const std::vector<json::Value> events = testing::TraceEvents(doc);
+  std::vector<std::pair<double, double>> series;  // (ts µs, CPUs busy)
+  for (const json::Value& event : events) {
+    if (Str(event, "ph") == "C" && Str(event, "cat") == "process") {
+      EXPECT_EQ(Str(event, "name"), "CPUs");
+      series.emplace_back(Num(event, "ts"), Arg(event, "busy")->as_number());
+    }
+  }
+  ASSERT_GE(series.size(), 2u);
+  std::sort(series.begin(), series.end());
+  double cpu_nanos = 0;
+  for (size_t i = 0; i + 1 < series.size(); ++i) {
+    cpu_nanos += series[i].second * (series[i + 1].first - series[i].first) * 1000;
+    EXPECT_LE(series[i].second, Num(*doc.Find("otherData"), "cpus"));
+  }
+  EXPECT_EQ(series.back().second, 0);  // nothing after the end
+  // The main thread sleeps; a few ms for its starts and joins.
+  const auto spun = static_cast<double>(spin_cpu.load());
+  ASSERT_GT(spun, 30e6) << "the spinning threads hardly ran";
+  EXPECT_NEAR(cpu_nanos, spun, spun * 0.05 + 10e6);
+}
+
 TEST(TraceRecorderTest, FullPoolDropsAndCountsEventsAndTheFileStaysValid) {
   RecorderOptions options = TestOptions();
   options.chunk_count = 2;

@@ -1,6 +1,7 @@
 #include "common/process_threads.h"
 
 #include <dirent.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <charconv>
@@ -20,6 +21,13 @@ std::vector<pid_t> ListProcessThreads() {
   closedir(tasks);
   std::sort(tids.begin(), tids.end());
   return tids;
+}
+
+unsigned UsableCpuCount() {
+  cpu_set_t affinity;
+  if (sched_getaffinity(0, sizeof affinity, &affinity) != 0) return 1;
+  const int count = CPU_COUNT(&affinity);
+  return count > 0 ? static_cast<unsigned>(count) : 1;
 }
 
 clockid_t CpuClockOfThread(pid_t tid) {

@@ -17,6 +17,9 @@ namespace benchprof {
 // /proc/self/task), ascending; empty if /proc cannot be read. Allocates.
 std::vector<pid_t> ListProcessThreads();
 
+// The CPUs this process may run on (its affinity mask), at least 1.
+unsigned UsableCpuCount();
+
 // The CPU clock of thread `tid` of this process, for clock_gettime and
 // timer_create: the kernel's encoding of a thread CPU clock, which
 // pthread_getcpuclockid builds too, for a thread known by its tid only.

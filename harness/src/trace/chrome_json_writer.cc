@@ -1,5 +1,6 @@
 #include "trace/chrome_json_writer.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cinttypes>
@@ -29,6 +30,14 @@ void AppendMicros(std::string& out, int64_t nanos) {
                         static_cast<char>('0' + fraction / 10 % 10),
                         static_cast<char>('0' + fraction % 10), '\0'};
   out.append(text, 4);
+}
+
+// Four decimals, locale-independent (a benchmark may have set a locale whose
+// decimal separator is a comma).
+void AppendFixed(std::string& out, double value) {
+  char text[32];
+  const auto [end, ec] = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed, 4);
+  out.append(text, ec == std::errc() ? end : text);
 }
 
 std::string HexId(uint64_t id) {
@@ -185,22 +194,24 @@ void ChromeJsonWriter::Add(const TraceEvent& e) {
       buffer_ += '}';
       Close();
       break;
-    case EventType::kCpuUsage: {
+    case EventType::kCpuUsage:
       Open('C', e.tid, e.ts_ns);
       Field("cat", "cpu");
       Field("name", e.name);
-      // to_chars: locale-independent (a benchmark may have set a locale
-      // whose decimal separator is a comma).
-      char busy[32];
-      const double clamped = e.busy < 0 ? 0 : e.busy > 1 ? 1 : e.busy;
-      const auto [end, ec] =
-          std::to_chars(busy, busy + sizeof busy, clamped, std::chars_format::fixed, 4);
       buffer_ += ",\"args\":{\"busy\":";
-      buffer_.append(busy, ec == std::errc() ? end : busy);
+      AppendFixed(buffer_, std::clamp(e.busy, 0.0, 1.0));
       buffer_ += '}';
       Close();
       break;
-    }
+    case EventType::kProcessCpu:
+      Open('C', e.tid, e.ts_ns);
+      Field("cat", "process");
+      Field("name", "CPUs");
+      buffer_ += ",\"args\":{\"busy\":";
+      AppendFixed(buffer_, std::max(e.busy, 0.0));
+      buffer_ += '}';
+      Close();
+      break;
     case EventType::kAllocations:
       Open('C', e.tid, e.ts_ns);
       Field("cat", "memory");

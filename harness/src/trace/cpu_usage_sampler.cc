@@ -25,8 +25,15 @@ bool ReadCpuClock(clockid_t clock, int64_t* nanos) {
 
 CpuUsageSampler::CpuUsageSampler(const TraceClock& clock, std::chrono::microseconds period,
                                  std::function<ProcessCounters()> counters)
-    : clock_(clock), period_(period), counters_(std::move(counters)), tracks_(kMaxThreads) {
+    : clock_(clock),
+      period_(period),
+      counters_(std::move(counters)),
+      tracks_(kMaxThreads),
+      cpus_(UsableCpuCount()) {
   TrackThreadsRunningNow();
+  process_.process = true;
+  process_.active = true;
+  process_.interval_ticks = process_.last_ticks = ReadTicks();
 }
 
 void CpuUsageSampler::TrackThreadsRunningNow() {
@@ -99,13 +106,19 @@ void CpuUsageSampler::Stop(uint64_t end_ticks) {
   thread_.join();
 }
 
-double CpuUsageSampler::Share(int64_t cpu_nanos, uint64_t from, uint64_t to) const {
+double CpuUsageSampler::Share(const Track& track, int64_t cpu_nanos, uint64_t from,
+                              uint64_t to) const {
   const int64_t wall = clock_.NanosSinceStart(to) - clock_.NanosSinceStart(from);
   if (wall <= 0) return 0;
-  return std::clamp(static_cast<double>(cpu_nanos) / static_cast<double>(wall), 0.0, 1.0);
+  return std::clamp(static_cast<double>(cpu_nanos) / static_cast<double>(wall), 0.0,
+                    track.process ? static_cast<double>(cpus_) : 1.0);
 }
 
 void CpuUsageSampler::Emit(Track& track, uint64_t start_ticks, double busy) {
+  if (track.process) {
+    RecordProcessCpu(start_ticks, busy);
+    return;
+  }
   if (track.counter_name.empty()) {
     char name[kMaxThreadNameBytes];
     NameRank rank;
@@ -127,10 +140,11 @@ void CpuUsageSampler::Emit(Track& track, uint64_t start_ticks, double busy) {
 
 void CpuUsageSampler::Advance(Track& track, uint64_t now, int64_t cpu) {
   if (now <= track.last_ticks) return;
-  const double period_share = Share(cpu - track.last_cpu, track.last_ticks, now);
+  if (!track.process && cpu > track.last_cpu) threads_cpu_ += cpu - track.last_cpu;
+  const double period_share = Share(track, cpu - track.last_cpu, track.last_ticks, now);
   if (track.last_ticks > track.interval_ticks) {
     const double interval_share =
-        Share(track.last_cpu - track.interval_cpu, track.interval_ticks, track.last_ticks);
+        Share(track, track.last_cpu - track.interval_cpu, track.interval_ticks, track.last_ticks);
     if (std::fabs(period_share - interval_share) >= kMergeTolerance) {
       Emit(track, track.interval_ticks, interval_share);
       track.interval_ticks = track.last_ticks;
@@ -145,7 +159,7 @@ void CpuUsageSampler::Close(Track& track, uint64_t end, int64_t cpu) {
   Advance(track, end, cpu);
   if (track.last_ticks > track.interval_ticks) {
     Emit(track, track.interval_ticks,
-         Share(track.last_cpu - track.interval_cpu, track.interval_ticks, track.last_ticks));
+         Share(track, track.last_cpu - track.interval_cpu, track.interval_ticks, track.last_ticks));
   }
   Emit(track, track.last_ticks, 0);
   track.active = false;
@@ -208,6 +222,11 @@ void CpuUsageSampler::Sample(uint64_t now, bool final) {
     }
   }
   SampleThreadsRunningAtStart(now, final);
+  if (final) {
+    Close(process_, now, threads_cpu_);
+  } else {
+    Advance(process_, now, threads_cpu_);
+  }
   if (counters_) {
     const ProcessCounters counters = counters_();
     if (!counters_recorded_ || !(counters == last_counters_) || final) {

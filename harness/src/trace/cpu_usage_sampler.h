@@ -3,6 +3,12 @@
 // (about 0.4 us per read) once per period (10 ms by default,
 // RecorderOptions), and records counter events on its own track.
 //
+// And one counter for the whole process: the CPUs its traced threads use,
+// 0 to the CPUs it may run on, the sum of the thread readings. (Not the
+// process's CPU clock: the kernel updates it for threads running on other
+// CPUs only at their ticks, so over a short period it can say 3 CPUs of 2.)
+// Where a thread counter shows an idle thread, this one shows idle cores.
+//
 // Which threads: those running when the sampler is made (listed from
 // /proc/self/task, read by tid from then on, named in the trace even if they
 // never record an event: an idle pool made before the benchmarks must show as
@@ -72,6 +78,7 @@ class CpuUsageSampler {
     uint32_t serial = 0;
     pid_t tid = 0;
     clockid_t cpu_clock = 0;
+    bool process = false;  // the process counter: shares run 0..cpus_
     uint64_t interval_ticks = 0;  // start of the open interval
     int64_t interval_cpu = 0;
     uint64_t last_ticks = 0;  // last reading
@@ -91,13 +98,16 @@ class CpuUsageSampler {
   void Advance(Track& track, uint64_t now, int64_t cpu);
   void Emit(Track& track, uint64_t start_ticks, double busy);
   void Close(Track& track, uint64_t end, int64_t cpu);
-  double Share(int64_t cpu_nanos, uint64_t from, uint64_t to) const;
+  double Share(const Track& track, int64_t cpu_nanos, uint64_t from, uint64_t to) const;
 
   const TraceClock& clock_;
   const std::chrono::microseconds period_;
   const std::function<ProcessCounters()> counters_;
   std::vector<Track> tracks_;             // by slot index
   std::vector<Track> running_at_start_;  // by tid
+  const unsigned cpus_;                  // CPUs the process may run on
+  int64_t threads_cpu_ = 0;              // CPU time read from all threads so far
+  Track process_;                        // fed threads_cpu_
   bool counters_recorded_ = false;
   ProcessCounters last_counters_;
   std::atomic<bool> stopping_{false};

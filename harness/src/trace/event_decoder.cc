@@ -179,6 +179,12 @@ void EventDecoder::Decode(const Chunk& chunk, uint32_t from, uint32_t to) {
         e.name = Payload(chunk, at, r.c());
         out_.Add(e);
         break;
+      case RecordKind::kProcessCpu:
+        e.type = EventType::kProcessCpu;
+        e.ts_ns = std::max<int64_t>(0, clock_.NanosSinceStart(r.ticks));
+        e.busy = std::bit_cast<double>(r.b);
+        out_.Add(e);
+        break;
       case RecordKind::kAllocations:
         e.type = EventType::kAllocations;
         e.ts_ns = std::max<int64_t>(0, clock_.NanosSinceStart(r.ticks));

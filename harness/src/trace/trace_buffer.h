@@ -53,6 +53,7 @@ namespace benchprof::trace {
 //                 b = busy share (double bits), c = counter name length;
 //                 payload: the counter name
 //   kAllocations  a = bytes, b = objects (running totals)
+//   kProcessCpu   ticks = start of the interval, b = CPUs busy (double bits)
 enum class RecordKind : uint8_t {
   kInvalid = 0,
   kThreadName,
@@ -70,6 +71,7 @@ enum class RecordKind : uint8_t {
   kRun,
   kCpuUsage,
   kAllocations,
+  kProcessCpu,
 };
 
 // One event. Names are pointers to static-lifetime strings, so an event is

@@ -9,8 +9,8 @@
 //   * Per recording thread (`tid`), events of the span and instant types
 //     arrive in time order, and span ends always close the innermost open
 //     span of that thread (spans left open are closed before End()).
-//   * kRun and kCpuUsage events may arrive after later events of the same
-//     thread: they are reported once their interval is complete.
+//   * kRun, kCpuUsage and kProcessCpu events may arrive after later events
+//     of the same thread: they are reported once their interval is complete.
 //
 // Thread-safety: a formatter is used from one thread at a time.
 #ifndef BENCHPROF_TRACE_TRACE_FORMATTER_H_
@@ -43,6 +43,7 @@ enum class EventType : uint8_t {
   kRun,          // a benchmark run: name, dur_ns, iterations, threads, calls
   kCpuUsage,     // name (counter name), subject_tid, busy over [ts, next event of the name)
   kAllocations,  // bytes, objects: running totals
+  kProcessCpu,   // busy: CPUs in use, 0..cpus, over [ts, next such event)
 };
 
 struct TraceEvent {

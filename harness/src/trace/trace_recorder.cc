@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "benchprof/trace.h"
+#include "common/process_threads.h"
 #include "trace/cpu_usage_sampler.h"
 #include "trace/thread_table.h"
 #include "trace/trace_writer.h"
@@ -316,12 +317,9 @@ Status StartRecording(std::unique_ptr<TraceFormatter> formatter, const RecorderO
   g_session = session;
 
   if (formatter) {
-    cpu_set_t affinity;
-    const uint32_t cpus = sched_getaffinity(0, sizeof affinity, &affinity) == 0
-                              ? static_cast<uint32_t>(CPU_COUNT(&affinity))
-                              : 0;
     formatter->Begin(TraceInfo{getpid(), options.process_name,
-                               std::string(ClockSourceName(session->clock.source())), cpus});
+                               std::string(ClockSourceName(session->clock.source())),
+                               UsableCpuCount()});
   }
   // The sampler lists the threads running now: before the recorder starts its own.
   if (options.sample_cpu) {
@@ -417,6 +415,10 @@ void RecordCpuUsage(uint64_t start_ticks, pid_t subject_tid, double busy,
 
 void RecordAllocations(uint64_t ticks, const ProcessCounters& totals) noexcept {
   EmitSimple(RecordKind::kAllocations, ticks, totals.bytes, totals.objects);
+}
+
+void RecordProcessCpu(uint64_t start_ticks, double cpus_busy) noexcept {
+  EmitSimple(RecordKind::kProcessCpu, start_ticks, 0, std::bit_cast<uint64_t>(cpus_busy));
 }
 
 // ---- threads ----

@@ -111,6 +111,9 @@ void RecordThreadNameOf(pid_t tid, std::string_view name,
 void RecordCpuUsage(uint64_t start_ticks, pid_t subject_tid, double busy,
                     std::string_view counter_name) noexcept;
 void RecordAllocations(uint64_t ticks, const ProcessCounters& totals) noexcept;
+// The CPUs the traced threads use together over the interval from
+// `start_ticks` to the next such event.
+void RecordProcessCpu(uint64_t start_ticks, double cpus_busy) noexcept;
 
 // ---- threads ----
 
@@ -132,8 +135,8 @@ class InternalThreadCreation {
 // True while the calling thread is creating one of the recorder's threads.
 bool CreatingInternalThread() noexcept;
 
-// For the recorder's own threads: runs on_internal_thread_start, and if
-// `records` registers the thread (without a CPU counter) under `name`.
+// For the recorder's own threads: if `records`, registers the calling thread
+// (without a CPU counter) under `name`.
 void BeginInternalThread(std::string_view name, bool records);
 
 }  // namespace benchprof::trace

@@ -88,7 +88,8 @@ __thread uint32_t t_timer_generation __attribute__((tls_model("initial-exec"))) 
 void RecordSample(const siginfo_t* info, void* context) {
   const uint64_t weight = 1 + static_cast<uint64_t>(info->si_overrun > 0 ? info->si_overrun : 0);
   uintptr_t frames[kMaxSampledFrames + kHandlerFrames];
-  const int captured = CaptureStackInSignalHandler(frames, kMaxSampledFrames + kHandlerFrames);
+  const int captured =
+      CaptureStackInSignalHandler(context, frames, kMaxSampledFrames + kHandlerFrames);
   if (captured == kAlreadyCapturing) {
     // This signal interrupted an unwind of the same thread.
     g_dropped_reentrant.fetch_add(weight, std::memory_order_relaxed);
@@ -158,24 +159,33 @@ int64_t RandomFirstExpiry(pid_t tid) {
   return 1 + static_cast<int64_t>(x % static_cast<uint64_t>(g_period_ns));
 }
 
-// Arms a timer on `clock` (a thread's CPU clock) that signals thread `tid`,
-// unless that thread has one already. Returns its entry, or -1. Takes
-// g_arm_mutex.
+void DeleteTimer(TimerEntry& entry) {
+  int live = kLive;
+  if (entry.state.compare_exchange_strong(live, kBusy)) {
+    timer_delete(entry.timer);
+    entry.state.store(kFree);
+  }
+}
+
+// Arms a timer on `clock` (a thread's CPU clock) that signals thread `tid`.
+// Returns its entry, or -1. Takes g_arm_mutex.
 //
-// Only Start arms threads by tid, and only a thread that starts while Start
-// runs can be armed both ways; so a thread arming itself looks for an entry
-// armed by tid, and Start for any entry. (A thread armed by tid that ends
-// frees its entry in UnregisterCurrentThread, so its tid, once reused, is
-// not taken for it; one that ends with pthread_exit does not, and a thread
-// given its tid later during the same profile goes unsampled.)
+// Only Start arms threads by tid (`by_tid`), and it skips a thread that has
+// a timer. A thread arming itself replaces an entry armed by tid for its
+// tid: either Start armed this very thread as it was starting (it keeps one
+// timer), or the entry is left from a thread that ended (threads made before
+// profiling started do not pass through thread_hooks.cc and cannot free it
+// themselves) and whose tid the kernel has given to this one.
 int ArmTimer(pid_t tid, clockid_t clock, bool by_tid) {
   std::lock_guard<std::mutex> lock(g_arm_mutex);
   int free_entry = -1;
   for (int i = 0; i < kMaxTimers; ++i) {
-    const TimerEntry& entry = g_timers[i];
-    const int state = entry.state.load();
-    if (state != kFree && entry.tid == tid && (by_tid || entry.by_tid)) return -1;
-    if (state == kFree && free_entry < 0) free_entry = i;
+    TimerEntry& entry = g_timers[i];
+    if (entry.state.load() != kFree && entry.tid == tid) {
+      if (by_tid) return -1;
+      if (entry.by_tid) DeleteTimer(entry);
+    }
+    if (entry.state.load() == kFree && free_entry < 0) free_entry = i;
   }
   if (free_entry < 0) return -1;
   TimerEntry& entry = g_timers[free_entry];
@@ -210,14 +220,6 @@ void ArmThreadsAlreadyRunning() {
   const pid_t self = gettid();
   for (const pid_t tid : ListProcessThreads()) {
     if (tid != self) ArmTimer(tid, CpuClockOfThread(tid), /*by_tid=*/true);
-  }
-}
-
-void DeleteTimer(TimerEntry& entry) {
-  int live = kLive;
-  if (entry.state.compare_exchange_strong(live, kBusy)) {
-    timer_delete(entry.timer);
-    entry.state.store(kFree);
   }
 }
 
@@ -288,29 +290,21 @@ bool HasCurrentTimer() { return t_timer_index >= 0 && t_timer_generation == g_ge
 void RegisterCurrentThread() {
   if (!g_running.load() || HasCurrentTimer()) return;
   WarmUpStackCapture();
+  // Before arming: a Stop and a new Start in between must leave this
+  // thread's index stale, not current.
+  const uint32_t generation = g_generation.load();
   const int index = ArmTimer(gettid(), CLOCK_THREAD_CPUTIME_ID, /*by_tid=*/false);
   if (index < 0) return;
   t_timer_index = index;
-  t_timer_generation = g_generation.load();
+  t_timer_generation = generation;
   // Stop may have swept the table while this entry was being set up.
   if (!g_running.load()) UnregisterCurrentThread();
 }
 
 void UnregisterCurrentThread() {
-  if (HasCurrentTimer()) {
-    DeleteTimer(g_timers[t_timer_index]);
-  } else if (g_running.load()) {
-    // Armed by tid when the sampler started, as it was running then: free
-    // that entry, or a thread given the same tid later would be taken for
-    // this one and left unsampled.
-    const pid_t self = gettid();
-    std::lock_guard<std::mutex> lock(g_arm_mutex);
-    for (TimerEntry& entry : g_timers) {
-      if (entry.state.load() == kLive && entry.by_tid && entry.tid == self) DeleteTimer(entry);
-    }
-  }
-  // (A stale index: Stop deleted that timer, and the entry may be another
-  // thread's now.)
+  // A stale index: Stop deleted that timer, and the entry may be another
+  // thread's now.
+  if (HasCurrentTimer()) DeleteTimer(g_timers[t_timer_index]);
   t_timer_index = -1;
 }
 

@@ -67,12 +67,14 @@ void StopCpuSampler();
 bool CpuSamplerRunning();
 
 // Arms a timer for the calling thread if the sampler runs (after warming up
-// the unwinder on this thread, which is not safe to do inside the handler).
-// Called for every new thread by thread_hooks.cc.
+// the unwinder on this thread, which is not safe to do inside the handler),
+// replacing one StartCpuSampler armed for its tid: the same thread, caught
+// as it started, or an ended one whose tid it now has. Called for every new
+// thread by thread_hooks.cc. Takes a mutex.
 void RegisterCurrentThread();
 
-// Deletes the calling thread's timer, if it has one. Called when a thread
-// started through pthread_create returns.
+// Deletes the calling thread's own timer, if it has one. Called when a
+// thread started through pthread_create returns.
 void UnregisterCurrentThread();
 
 // One recorded sample.

@@ -1,8 +1,8 @@
 // ASYNC-SIGNAL-SAFE and allocator context: CaptureStackInSignalHandler runs
 // in the SIGPROF handler, CaptureStack inside malloc. They call only
 // libunwind (unw_backtrace on threads whose cache is set up; otherwise
-// unw_getcontext, unw_init_local and unw_step, which libunwind documents as
-// signal-safe for local unwinding) and touch only the calling thread's flags.
+// unw_init_local2 and unw_step, which libunwind documents as signal-safe for
+// local unwinding) and touch only the calling thread's flags.
 #include "collect/stack_capture.h"
 
 #define UNW_LOCAL_ONLY
@@ -16,11 +16,15 @@ __thread bool t_capturing __attribute__((tls_model("initial-exec"))) = false;
 // unw_backtrace has run on this thread: its per-thread cache exists.
 __thread bool t_cache_ready __attribute__((tls_model("initial-exec"))) = false;
 
-// The slow walk: libunwind's cursor API keeps no per-thread state.
-int WalkFrames(uintptr_t* frames, int max_frames) {
-  unw_context_t context;
+// The slow walk: libunwind's cursor API keeps no per-thread state. It starts
+// at the interrupted frame (on x86-64 unw_context_t is ucontext_t), so the
+// handler's own frames are not walked.
+int WalkFromSignalFrame(void* signal_context, uintptr_t* frames, int max_frames) {
   unw_cursor_t cursor;
-  if (unw_getcontext(&context) != 0 || unw_init_local(&cursor, &context) != 0) return 0;
+  if (unw_init_local2(&cursor, static_cast<unw_context_t*>(signal_context),
+                      UNW_INIT_SIGNAL_FRAME) != 0) {
+    return 0;
+  }
   int count = 0;
   do {
     unw_word_t ip = 0;
@@ -41,11 +45,11 @@ int CaptureStack(uintptr_t* frames, int max_frames) {
   return captured > 0 ? captured : 0;
 }
 
-int CaptureStackInSignalHandler(uintptr_t* frames, int max_frames) {
+int CaptureStackInSignalHandler(void* signal_context, uintptr_t* frames, int max_frames) {
   if (!t_cache_ready) {
     if (t_capturing) return kAlreadyCapturing;
     t_capturing = true;
-    const int captured = WalkFrames(frames, max_frames);
+    const int captured = WalkFromSignalFrame(signal_context, frames, max_frames);
     t_capturing = false;
     return captured;
   }

@@ -6,8 +6,8 @@
 // (pthread_once, pthread_setspecific, mmap), which must not happen inside a
 // signal handler. So the signal handler's variant walks a thread that was
 // never set up (one that was running before the profiler started) frame by
-// frame with unw_step, which is async-signal-safe and needs no per-thread
-// state, only slower. A SIGPROF that lands while the same thread is
+// frame with unw_step from the interrupted frame, which is async-signal-safe
+// and needs no per-thread state, only slower. A SIGPROF that lands while the same thread is
 // capturing for the heap sampler, or an allocation made by the unwinder
 // itself, finds the guard set and gets no stack.
 //
@@ -31,10 +31,12 @@ namespace benchprof::collect {
 inline constexpr int kAlreadyCapturing = -1;
 int CaptureStack(uintptr_t* frames, int max_frames);
 
-// As CaptureStack, for a signal handler: async-signal-safe on any thread.
-// Fast on threads where CaptureStack or WarmUpStackCapture ran before; on
-// others it walks frame by frame (about 0.7 us a frame here).
-int CaptureStackInSignalHandler(uintptr_t* frames, int max_frames);
+// As CaptureStack, for a signal handler (`signal_context`: the handler's
+// ucontext_t): async-signal-safe on any thread. Fast on threads where
+// CaptureStack or WarmUpStackCapture ran before; on others it walks frame
+// by frame from the interrupted frame (so frames[0] is the interrupted
+// instruction; about 0.3 us a frame here).
+int CaptureStackInSignalHandler(void* signal_context, uintptr_t* frames, int max_frames);
 
 // Sets up the unwinder on the calling thread (outside any handler), so that
 // captures in signal handlers take the fast path.

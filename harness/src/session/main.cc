@@ -170,7 +170,9 @@ int Main(int argc, char** argv) {
     run_labels.NoteReportedRun(segment, label);
     if (trace) trace->NoteReportedRun(segment, label);
   });
-  // Before the profilers: the tracer's own threads then get no CPU timer.
+  // Before the profilers: the tracer's own threads have become runners that
+  // never time (collect::BecomeRunner) when the CPU profiler arms them with
+  // the other threads already running, so their samples are dropped.
   if (trace && !benchmark::FLAGS_benchmark_list_tests) {
     if (Status started = trace->Start(); !started.ok()) {
       return Fail(program, started.message(), kExitHarnessFailure);

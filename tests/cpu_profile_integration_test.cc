@@ -248,8 +248,7 @@ TEST_F(CpuProfileIntegrationTest, InlinedFramesShowUnderTheirQualifiedNames) {
   EXPECT_EQ(top.stdout_text.find("::::"), std::string::npos) << top.stdout_text;
   // Optimised builds inline it into algTwo; instrumented ones may not.
   if (top.stdout_text.find(read_byte + " (inline)") == std::string::npos) {
-    GTEST_SKIP() << "this build did not inline ReadByte (a sanitizer build?):\n"
-                 << top.stdout_text;
+    GTEST_SKIP() << "this build did not inline ReadByte (a sanitizer build?):\n" << top.stdout_text;
   }
 }
 

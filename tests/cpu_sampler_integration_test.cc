@@ -1,8 +1,6 @@
 // The CPU sampler in this process, with the real malloc replacement linked in:
 // its SIGPROF handler never allocates and preserves errno, threads started
 // after sampling began are sampled, and sample counts match CPU time.
-#include "collect/cpu_sampler.h"
-
 #include <errno.h>
 #include <gtest/gtest.h>
 #include <sys/time.h>
@@ -14,6 +12,7 @@
 #include <vector>
 
 #include "collect/alloc_counter.h"
+#include "collect/cpu_sampler.h"
 #include "collect/timed_scope.h"
 
 namespace benchprof::collect {

@@ -3,7 +3,6 @@
 // step functions, tasks versus their regions' task-track copies, nesting,
 // unmatched and out-of-order events (docs/trace-format.md is the contract).
 #include "compare/trace_summary.h"
-#include "compare/trace_summary_format.h"
 
 #include <gtest/gtest.h>
 
@@ -11,6 +10,8 @@
 #include <numeric>
 #include <string>
 #include <vector>
+
+#include "compare/trace_summary_format.h"
 
 namespace benchprof::compare {
 namespace {
@@ -430,8 +431,7 @@ TEST(TraceSummaryFormatTest, ManyThreadsOfOneNameAreOneRow) {
   s.threads.resize(16);  // main and 15 workers: one row each
   const std::string few = RenderTraceSummary(s, TraceSummaryFormat::kText);
   EXPECT_EQ(few.find("threads)"), std::string::npos) << few;
-  EXPECT_NE(few.find("worker  100  10.0%  90.0%    100.0ms\n"), std::string::npos)
-      << few;
+  EXPECT_NE(few.find("worker  100  10.0%  90.0%    100.0ms\n"), std::string::npos) << few;
 }
 
 }  // namespace

@@ -5,10 +5,13 @@
 // back from the page and compared with the trace itself.
 //
 // ci/setup-debian installs Chromium, ci/setup-viewers installs speedscope.
+// Without them the test skips, saying so, unless BENCHPROF_REQUIRE_VIEWERS
+// is set (ci/test and ci/sanitize set it: in CI it must run).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -109,9 +112,15 @@ std::map<int, ShownProfile> ShownProfiles(const std::string& page) {
 }
 
 TEST(SpeedscopeTest, ShowsEveryThreadWithSpansAndItsTotalTime) {
-  ASSERT_TRUE(FileExists(CHROMIUM_PATH)) << "no Chromium: run ci/setup-debian";
-  ASSERT_TRUE(FileExists(SPEEDSCOPE_DIR "/dist/release/index.html"))
-      << "no speedscope in " SPEEDSCOPE_DIR ": run ci/setup-viewers";
+  std::string missing;
+  if (!FileExists(CHROMIUM_PATH)) missing = "no Chromium at " CHROMIUM_PATH " (ci/setup-debian)";
+  if (!FileExists(SPEEDSCOPE_DIR "/dist/release/index.html")) {
+    missing = "no speedscope in " SPEEDSCOPE_DIR " (ci/setup-viewers)";
+  }
+  if (!missing.empty()) {
+    ASSERT_EQ(std::getenv("BENCHPROF_REQUIRE_VIEWERS"), nullptr) << missing;
+    GTEST_SKIP() << missing;
+  }
   TempDir dir;
   const std::string trace_path = dir.File("fixture.json");
   const testing::ProcessResult bench =
@@ -124,8 +133,9 @@ TEST(SpeedscopeTest, ShowsEveryThreadWithSpansAndItsTotalTime) {
   const std::string loader = dir.File("load.js");
   std::ofstream(loader) << "speedscope.loadFileFromBase64(\"fixture.json\", \"" << Base64(trace)
                         << "\")";
+  // `timeout`: a browser that hangs fails the test instead of stalling CI.
   const testing::ProcessResult browser = RunProcess(
-      {CHROMIUM_PATH, "--headless", "--no-sandbox", "--disable-gpu",
+      {"/usr/bin/timeout", "120", CHROMIUM_PATH, "--headless", "--no-sandbox", "--disable-gpu",
        "--user-data-dir=" + dir.File("profile"), "--virtual-time-budget=20000", "--dump-dom",
        "file://" SPEEDSCOPE_DIR "/dist/release/index.html#localProfilePath=" + loader});
   ASSERT_EQ(browser.exit_code, 0) << browser.stderr_text;

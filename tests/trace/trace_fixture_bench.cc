@@ -58,8 +58,8 @@ void BM_BusyAndIdle(benchmark::State& state) {
       const int64_t wall = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                std::chrono::steady_clock::now() - wall_start)
                                .count();
-      benchprof::Log("measured", std::to_string(ThreadCpuNanos() - cpu_start) + " " +
-                                     std::to_string(wall));
+      benchprof::Log("measured",
+                     std::to_string(ThreadCpuNanos() - cpu_start) + " " + std::to_string(wall));
     });
     std::thread idle([&] {
       pthread_setname_np(pthread_self(), "idle");

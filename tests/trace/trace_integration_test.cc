@@ -286,9 +286,9 @@ TEST(TraceCliTest, TraceCpuRateSetsTheCounters) {
   TempDir dir;
   auto counters = [&](const std::string& rate) {
     const std::string path = dir.File("t" + rate + ".json");
-    const ProcessResult result = RunProcess({TRACE_FIXTURE_BENCH_PATH,
-                                             "--benchmark_filter=BusyAndIdle",
-                                             "--trace=" + path, "--tracecpurate=" + rate});
+    const ProcessResult result =
+        RunProcess({TRACE_FIXTURE_BENCH_PATH, "--benchmark_filter=BusyAndIdle", "--trace=" + path,
+                    "--tracecpurate=" + rate});
     EXPECT_EQ(result.exit_code, 0) << result.stderr_text;
     StatusOr<json::Value> doc = json::Parse(ReadFile(path));
     EXPECT_TRUE(doc.ok());

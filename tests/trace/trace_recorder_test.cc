@@ -435,8 +435,8 @@ TEST(TraceRecorderTest, ThreadsRunningBeforeTheTraceHaveTracksAndCpuCounters) {
   // thread's counter stops before it was joined.
   std::set<std::string> spin_counters;
   double short_last = -1, joined = -1;
-  const std::string short_counter = "CPU thread " + std::to_string(short_tid) + " [" +
-                                    std::to_string(short_tid) + "]";
+  const std::string short_counter =
+      "CPU thread " + std::to_string(short_tid) + " [" + std::to_string(short_tid) + "]";
   for (const json::Value& event : events) {
     const std::string name = Str(event, "name");
     if (Str(event, "ph") == "C" && name.ends_with("[" + std::to_string(spin_tid) + "]")) {
@@ -447,7 +447,8 @@ TEST(TraceRecorderTest, ThreadsRunningBeforeTheTraceHaveTracksAndCpuCounters) {
     }
     if (Str(event, "ph") == "i" && name == "joined") joined = Num(event, "ts");
   }
-  EXPECT_EQ(spin_counters, (std::set<std::string>{"CPU pre-spin [" + std::to_string(spin_tid) + "]"}));
+  EXPECT_EQ(spin_counters,
+            (std::set<std::string>{"CPU pre-spin [" + std::to_string(spin_tid) + "]"}));
   ASSERT_GE(short_last, 0);
   EXPECT_LT(short_last, joined);
   EXPECT_EQ(CountNamed(events, "B", "Spin"), 1u);

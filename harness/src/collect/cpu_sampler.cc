@@ -55,7 +55,7 @@ enum TimerState : int { kFree = 0, kLive = 1, kBusy = 2 };
 struct TimerEntry {
   std::atomic<int> state{kFree};
   timer_t timer{};
-  pid_t tid = 0;         // the thread it samples (set under g_arm_mutex)
+  pid_t tid = 0;        // the thread it samples (set under g_arm_mutex)
   bool by_tid = false;  // armed by Start for a thread already running
 };
 

@@ -1,7 +1,9 @@
 #include "common/process_threads.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
@@ -24,10 +26,23 @@ std::vector<pid_t> ListProcessThreads() {
 }
 
 unsigned UsableCpuCount() {
-  cpu_set_t affinity;
-  if (sched_getaffinity(0, sizeof affinity, &affinity) != 0) return 1;
-  const int count = CPU_COUNT(&affinity);
-  return count > 0 ? static_cast<unsigned>(count) : 1;
+  // A set sized for the machine: a fixed cpu_set_t holds 1024 CPUs, and the
+  // call fails on a machine with more.
+  const long configured = sysconf(_SC_NPROCESSORS_CONF);
+  for (size_t cpus = configured > 0 ? static_cast<size_t>(configured) : 1024; cpus <= 1 << 20;
+       cpus *= 2) {
+    cpu_set_t* set = CPU_ALLOC(cpus);
+    if (set == nullptr) break;
+    const size_t bytes = CPU_ALLOC_SIZE(cpus);
+    if (sched_getaffinity(0, bytes, set) == 0) {
+      const int count = CPU_COUNT_S(bytes, set);
+      CPU_FREE(set);
+      return count > 0 ? static_cast<unsigned>(count) : 1;
+    }
+    CPU_FREE(set);
+    if (errno != EINVAL) break;
+  }
+  return configured > 0 ? static_cast<unsigned>(configured) : 1;
 }
 
 clockid_t CpuClockOfThread(pid_t tid) {

@@ -17,7 +17,8 @@ namespace benchprof {
 // /proc/self/task), ascending; empty if /proc cannot be read. Allocates.
 std::vector<pid_t> ListProcessThreads();
 
-// The CPUs this process may run on (its affinity mask), at least 1.
+// The CPUs the calling thread may run on (its affinity mask, which threads
+// inherit; a cgroup CPU quota is not counted), at least 1.
 unsigned UsableCpuCount();
 
 // The CPU clock of thread `tid` of this process, for clock_gettime and

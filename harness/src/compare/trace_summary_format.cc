@@ -72,9 +72,8 @@ std::vector<std::vector<std::string>> ThreadRows(const TraceSummary& s, bool* gr
     return t.name.empty() ? std::string("(unnamed)") : OneLine(t.name);
   };
   const auto add_thread = [&](const ThreadUsage& t) {
-    table.push_back({name_of(t), t.tid >= 0 ? std::to_string(t.tid) : "?",
-                     Percent(s.BusyShare(t)), Percent(s.IdleShare(t)),
-                     t.has_cpu ? Duration(t.busy_ns) : "—"});
+    table.push_back({name_of(t), t.tid >= 0 ? std::to_string(t.tid) : "?", Percent(s.BusyShare(t)),
+                     Percent(s.IdleShare(t)), t.has_cpu ? Duration(t.busy_ns) : "—"});
   };
   *grouped = s.threads.size() > kMaxThreadRows;
   if (!*grouped) {
@@ -97,8 +96,7 @@ std::vector<std::vector<std::string>> ThreadRows(const TraceSummary& s, bool* gr
     group.total.has_cpu |= t.has_cpu;
   }
   std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
-    return a.total.has_cpu != b.total.has_cpu ? a.total.has_cpu
-                                              : a.total.busy_ns > b.total.busy_ns;
+    return a.total.has_cpu != b.total.has_cpu ? a.total.has_cpu : a.total.busy_ns > b.total.busy_ns;
   });
   for (const Group& group : groups) {
     if (group.threads == 1) {

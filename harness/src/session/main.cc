@@ -132,13 +132,13 @@ int Main(int argc, char** argv) {
 
   std::unique_ptr<session::CpuProfile> cpu_profile;
   if (*cpu_file) {
-    cpu_profile = std::make_unique<session::CpuProfile>(std::move(**cpu_file),
-                                                        options->cpuprofile_rate);
+    cpu_profile =
+        std::make_unique<session::CpuProfile>(std::move(**cpu_file), options->cpuprofile_rate);
   }
   std::unique_ptr<session::HeapProfile> heap_profile;
   if (*heap_file) {
-    heap_profile = std::make_unique<session::HeapProfile>(std::move(**heap_file),
-                                                          options->memprofile_rate);
+    heap_profile =
+        std::make_unique<session::HeapProfile>(std::move(**heap_file), options->memprofile_rate);
   }
   std::unique_ptr<session::TraceSession> trace;
   if (*trace_file) {

@@ -36,7 +36,8 @@ void AppendMicros(std::string& out, int64_t nanos) {
 // decimal separator is a comma).
 void AppendFixed(std::string& out, double value) {
   char text[32];
-  const auto [end, ec] = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed, 4);
+  const auto [end, ec] =
+      std::to_chars(text, text + sizeof text, value, std::chars_format::fixed, 4);
   out.append(text, ec == std::errc() ? end : text);
 }
 

@@ -25,11 +25,7 @@ bool ReadCpuClock(clockid_t clock, int64_t* nanos) {
 
 CpuUsageSampler::CpuUsageSampler(const TraceClock& clock, std::chrono::microseconds period,
                                  std::function<ProcessCounters()> counters)
-    : clock_(clock),
-      period_(period),
-      counters_(std::move(counters)),
-      tracks_(kMaxThreads),
-      cpus_(UsableCpuCount()) {
+    : clock_(clock), period_(period), counters_(std::move(counters)), tracks_(kMaxThreads) {
   TrackThreadsRunningNow();
   process_.process = true;
   process_.active = true;
@@ -52,11 +48,29 @@ void CpuUsageSampler::TrackThreadsRunningNow() {
   }
 }
 
+// The track of the thread that had `tid` when the sampler was made, unless
+// that thread has ended and the tid has been given to another.
 CpuUsageSampler::Track* CpuUsageSampler::RunningAtStart(pid_t tid) {
   const auto found =
       std::lower_bound(running_at_start_.begin(), running_at_start_.end(), tid,
                        [](const Track& track, pid_t wanted) { return track.tid < wanted; });
-  return found != running_at_start_.end() && found->tid == tid ? &*found : nullptr;
+  return found != running_at_start_.end() && found->tid == tid && !found->superseded ? &*found
+                                                                                     : nullptr;
+}
+
+// Whether the thread that had `tid` at the start also has a slot (it has
+// recorded an event), whose exit data will close its track.
+bool CpuUsageSampler::HasOwnSlot(pid_t tid) const {
+  const uint32_t used = g_thread_slots_used.load(std::memory_order_acquire);
+  for (uint32_t i = 0; i < used; ++i) {
+    const ThreadSlot& slot = g_thread_slots[i];
+    const SlotState state = slot.state.load(std::memory_order_acquire);
+    if ((state == SlotState::kLive || state == SlotState::kExited) && slot.tid == tid &&
+        !slot.started_while_tracing) {
+      return true;
+    }
+  }
+  return false;
 }
 
 // Gives each thread running at the start a track in the trace, under the
@@ -81,8 +95,8 @@ void CpuUsageSampler::NameThreadsRunningAtStart() {
         rank = NameRank::kSystem;
       } else {
         std::memcpy(name, "thread ", 7);
-        length = static_cast<size_t>(std::to_chars(name + 7, name + sizeof name, track.tid).ptr -
-                                     name);
+        length =
+            static_cast<size_t>(std::to_chars(name + 7, name + sizeof name, track.tid).ptr - name);
       }
     }
     const std::string_view text(name, length);
@@ -110,8 +124,10 @@ double CpuUsageSampler::Share(const Track& track, int64_t cpu_nanos, uint64_t fr
                               uint64_t to) const {
   const int64_t wall = clock_.NanosSinceStart(to) - clock_.NanosSinceStart(from);
   if (wall <= 0) return 0;
-  return std::clamp(static_cast<double>(cpu_nanos) / static_cast<double>(wall), 0.0,
-                    track.process ? static_cast<double>(cpus_) : 1.0);
+  const double share = std::max(0.0, static_cast<double>(cpu_nanos) / static_cast<double>(wall));
+  // The process's share is a sum of exact readings: no cap, which would
+  // lose time if the count of usable CPUs were off (a cgroup quota, say).
+  return track.process ? share : std::min(share, 1.0);
 }
 
 void CpuUsageSampler::Emit(Track& track, uint64_t start_ticks, double busy) {
@@ -177,7 +193,16 @@ void CpuUsageSampler::Sample(uint64_t now, bool final) {
         slot.state.store(SlotState::kFree, std::memory_order_release);
       continue;
     }
-    if (Track* by_tid = RunningAtStart(slot.tid); by_tid != nullptr) {
+    Track* by_tid = RunningAtStart(slot.tid);
+    if (by_tid != nullptr && slot.started_while_tracing &&
+        slot.start_ticks >= clock_.start_ticks()) {
+      // A thread born during this trace with the tid of one running at its
+      // start: that one has ended. Close it where it was last seen.
+      if (by_tid->active) Close(*by_tid, by_tid->last_ticks, by_tid->last_cpu);
+      by_tid->superseded = true;
+      by_tid = nullptr;
+    }
+    if (by_tid != nullptr) {
       // Sampled by tid since the start; the slot only says when it ended.
       if (state == SlotState::kExited) {
         if (by_tid->active) {
@@ -242,8 +267,9 @@ void CpuUsageSampler::SampleThreadsRunningAtStart(uint64_t now, bool final) {
     if (!track.active) continue;
     int64_t cpu = 0;
     if (!ReadCpuClock(track.cpu_clock, &cpu)) {
-      // Ended without a slot to say when: at the last reading, idle since.
-      Close(track, track.last_ticks, track.last_cpu);
+      // Ended. With a slot, its exit data closes the track next time;
+      // without, the last reading does.
+      if (final || !HasOwnSlot(track.tid)) Close(track, track.last_ticks, track.last_cpu);
     } else if (final) {
       Close(track, now, cpu);
       // A name it gave itself after the start (the counter keeps the first).

@@ -4,7 +4,7 @@
 // RecorderOptions), and records counter events on its own track.
 //
 // And one counter for the whole process: the CPUs its traced threads use,
-// 0 to the CPUs it may run on, the sum of the thread readings. (Not the
+// the sum of the thread readings. (Not the
 // process's CPU clock: the kernel updates it for threads running on other
 // CPUs only at their ticks, so over a short period it can say 3 CPUs of 2.)
 // Where a thread counter shows an idle thread, this one shows idle cores.
@@ -78,7 +78,8 @@ class CpuUsageSampler {
     uint32_t serial = 0;
     pid_t tid = 0;
     clockid_t cpu_clock = 0;
-    bool process = false;  // the process counter: shares run 0..cpus_
+    bool process = false;         // the process counter: shares from 0 up
+    bool superseded = false;      // running at the start, ended; its tid is another thread's now
     uint64_t interval_ticks = 0;  // start of the open interval
     int64_t interval_cpu = 0;
     uint64_t last_ticks = 0;  // last reading
@@ -93,6 +94,7 @@ class CpuUsageSampler {
   void TrackThreadsRunningNow();
   void NameThreadsRunningAtStart();
   Track* RunningAtStart(pid_t tid);
+  bool HasOwnSlot(pid_t tid) const;
   void Sample(uint64_t now, bool final);
   void SampleThreadsRunningAtStart(uint64_t now, bool final);
   void Advance(Track& track, uint64_t now, int64_t cpu);
@@ -103,9 +105,8 @@ class CpuUsageSampler {
   const TraceClock& clock_;
   const std::chrono::microseconds period_;
   const std::function<ProcessCounters()> counters_;
-  std::vector<Track> tracks_;             // by slot index
+  std::vector<Track> tracks_;            // by slot index
   std::vector<Track> running_at_start_;  // by tid
-  const unsigned cpus_;                  // CPUs the process may run on
   int64_t threads_cpu_ = 0;              // CPU time read from all threads so far
   Track process_;                        // fed threads_cpu_
   bool counters_recorded_ = false;

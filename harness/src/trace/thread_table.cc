@@ -65,7 +65,7 @@ int64_t CurrentThreadCpuNanos() {
   return int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
 }
 
-ThreadSlot* ClaimSlot(bool internal) {
+ThreadSlot* ClaimSlot(bool internal, bool started_while_tracing) {
   for (uint32_t i = 0; i < kMaxThreads; ++i) {
     ThreadSlot& slot = g_thread_slots[i];
     SlotState expected = SlotState::kFree;
@@ -88,6 +88,7 @@ ThreadSlot* ClaimSlot(bool internal) {
     }
     slot.generation = 0;  // no session yet: the first event announces the thread
     slot.internal = internal;
+    slot.started_while_tracing = started_while_tracing;
     slot.tid = gettid();
     slot.has_cpu_clock = pthread_getcpuclockid(pthread_self(), &slot.cpu_clock) == 0;
     slot.start_ticks = ReadTicks();

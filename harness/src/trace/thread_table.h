@@ -58,8 +58,9 @@ struct alignas(64) ThreadSlot {
   std::atomic<Chunk*> published{nullptr};  // `chunk`, for Stop and the writer
   // ---- identity: written by the owner before state becomes kLive ----
   std::atomic<SlotState> state{SlotState::kFree};
-  std::atomic<uint32_t> serial{0};  // bumped at every claim
-  bool internal = false;            // the recorder's own thread: no CPU counter
+  std::atomic<uint32_t> serial{0};     // bumped at every claim
+  bool internal = false;               // the recorder's own thread: no CPU counter
+  bool started_while_tracing = false;  // claimed as the thread began (thread_hooks.cc)
   pid_t tid = 0;
   clockid_t cpu_clock = 0;
   bool has_cpu_clock = false;
@@ -81,8 +82,10 @@ extern std::atomic<uint32_t> g_thread_slots_used;
 
 // Claims a free slot for the calling thread, fills in its identity (tid,
 // CPU clock, start time and CPU time, default name) and marks it live.
-// Returns nullptr if every slot is taken. Cold path; does not allocate.
-ThreadSlot* ClaimSlot(bool internal);
+// `started_while_tracing`: the thread is just beginning, started while a
+// trace is recorded. Returns nullptr if every slot is taken. Cold path; does
+// not allocate.
+ThreadSlot* ClaimSlot(bool internal, bool started_while_tracing);
 
 // Sets the slot's name (cut to kMaxThreadNameBytes). Owner only.
 void SetSlotName(ThreadSlot& slot, std::string_view name, NameRank rank);

@@ -126,8 +126,8 @@ bool Refill(ThreadSlot& slot, uint32_t slots) {
   return true;
 }
 
-ThreadSlot* ClaimForCurrentThread(bool internal) {
-  ThreadSlot* slot = ClaimSlot(internal);
+ThreadSlot* ClaimForCurrentThread(bool internal, bool started_while_tracing = false) {
+  ThreadSlot* slot = ClaimSlot(internal, started_while_tracing);
   if (slot == nullptr) return nullptr;
   t_slot = slot;
   // No allocation: the key is one of the first 32 (created at the first
@@ -321,15 +321,18 @@ Status StartRecording(std::unique_ptr<TraceFormatter> formatter, const RecorderO
                                std::string(ClockSourceName(session->clock.source())),
                                UsableCpuCount()});
   }
-  // The sampler lists the threads running now: before the recorder starts its own.
+  session->writer =
+      std::make_unique<TraceWriter>(*pool, generation, session->clock, std::move(formatter));
+  g_recording.store(true, std::memory_order_seq_cst);
+  // The sampler lists the threads running now: after recording is on, so a
+  // thread started meanwhile is listed or registers itself, and before the
+  // recorder starts threads of its own. Until the writer starts, filled
+  // chunks wait in the pool.
   if (options.sample_cpu) {
     session->sampler = std::make_unique<CpuUsageSampler>(session->clock, options.sample_period,
                                                          options.process_counters);
   }
-  session->writer =
-      std::make_unique<TraceWriter>(*pool, generation, session->clock, std::move(formatter));
   session->writer->Start(session->on_internal_thread_start);
-  g_recording.store(true, std::memory_order_seq_cst);
   if (session->sampler) session->sampler->Start(session->on_internal_thread_start);
   return Status();
 }
@@ -425,7 +428,7 @@ void RecordProcessCpu(uint64_t start_ticks, double cpus_busy) noexcept {
 
 void OnThreadStart() noexcept {
   if (!g_recording.load(std::memory_order_relaxed) || t_slot != nullptr) return;
-  if (ClaimForCurrentThread(false) == nullptr) return;
+  if (ClaimForCurrentThread(false, /*started_while_tracing=*/true) == nullptr) return;
   RecordMarker(RecordKind::kThreadStart);
 }
 

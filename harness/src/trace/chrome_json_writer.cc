@@ -97,6 +97,17 @@ void ChromeJsonWriter::Number(const char* key, uint64_t value) {
   AppendInteger(buffer_, value);
 }
 
+void ChromeJsonWriter::BusyCounter(const TraceEvent& e, std::string_view category,
+                                   std::string_view name, double busy) {
+  Open('C', e.tid, e.ts_ns);
+  Field("cat", category);
+  Field("name", name);
+  buffer_ += ",\"args\":{\"busy\":";
+  AppendFixed(buffer_, busy);
+  buffer_ += '}';
+  Close();
+}
+
 void ChromeJsonWriter::Close() {
   buffer_ += '}';
   FlushIfLarge();
@@ -196,22 +207,10 @@ void ChromeJsonWriter::Add(const TraceEvent& e) {
       Close();
       break;
     case EventType::kCpuUsage:
-      Open('C', e.tid, e.ts_ns);
-      Field("cat", "cpu");
-      Field("name", e.name);
-      buffer_ += ",\"args\":{\"busy\":";
-      AppendFixed(buffer_, std::clamp(e.busy, 0.0, 1.0));
-      buffer_ += '}';
-      Close();
+      BusyCounter(e, "cpu", e.name, std::clamp(e.busy, 0.0, 1.0));
       break;
     case EventType::kProcessCpu:
-      Open('C', e.tid, e.ts_ns);
-      Field("cat", "process");
-      Field("name", "CPUs");
-      buffer_ += ",\"args\":{\"busy\":";
-      AppendFixed(buffer_, std::max(e.busy, 0.0));
-      buffer_ += '}';
-      Close();
+      BusyCounter(e, "process", "CPUs", std::max(e.busy, 0.0));
       break;
     case EventType::kAllocations:
       Open('C', e.tid, e.ts_ns);

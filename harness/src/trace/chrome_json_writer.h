@@ -40,6 +40,9 @@ class ChromeJsonWriter final : public TraceFormatter {
   void Field(const char* key, std::string_view text);  // ,"key":"text"
   void Number(const char* key, uint64_t value);        // ,"key":value
   void Close();                                        // }
+  // A counter event with args.busy (four decimals).
+  void BusyCounter(const TraceEvent& e, std::string_view category, std::string_view name,
+                   double busy);
   void FlushIfLarge();
 
   const std::string path_;

@@ -58,6 +58,10 @@ CpuUsageSampler::Track* CpuUsageSampler::RunningAtStart(pid_t tid) {
                                                                                      : nullptr;
 }
 
+bool CpuUsageSampler::BornDuringThisTrace(const ThreadSlot& slot) const {
+  return slot.started_while_tracing && slot.start_ticks >= clock_.start_ticks();
+}
+
 // Whether the thread that had `tid` at the start also has a slot (it has
 // recorded an event), whose exit data will close its track.
 bool CpuUsageSampler::HasOwnSlot(pid_t tid) const {
@@ -66,7 +70,7 @@ bool CpuUsageSampler::HasOwnSlot(pid_t tid) const {
     const ThreadSlot& slot = g_thread_slots[i];
     const SlotState state = slot.state.load(std::memory_order_acquire);
     if ((state == SlotState::kLive || state == SlotState::kExited) && slot.tid == tid &&
-        !slot.started_while_tracing) {
+        !BornDuringThisTrace(slot)) {
       return true;
     }
   }
@@ -194,8 +198,7 @@ void CpuUsageSampler::Sample(uint64_t now, bool final) {
       continue;
     }
     Track* by_tid = RunningAtStart(slot.tid);
-    if (by_tid != nullptr && slot.started_while_tracing &&
-        slot.start_ticks >= clock_.start_ticks()) {
+    if (by_tid != nullptr && BornDuringThisTrace(slot)) {
       // A thread born during this trace with the tid of one running at its
       // start: that one has ended. Close it where it was last seen.
       if (by_tid->active) Close(*by_tid, by_tid->last_ticks, by_tid->last_cpu);

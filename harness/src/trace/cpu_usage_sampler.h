@@ -95,6 +95,7 @@ class CpuUsageSampler {
   void NameThreadsRunningAtStart();
   Track* RunningAtStart(pid_t tid);
   bool HasOwnSlot(pid_t tid) const;
+  bool BornDuringThisTrace(const ThreadSlot& slot) const;
   void Sample(uint64_t now, bool final);
   void SampleThreadsRunningAtStart(uint64_t now, bool final);
   void Advance(Track& track, uint64_t now, int64_t cpu);

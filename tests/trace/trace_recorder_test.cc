@@ -488,7 +488,6 @@ TEST(TraceRecorderTest, ProcessCounterAddsUpTheCpuTimeOfTheThreads) {
   double cpu_nanos = 0;
   for (size_t i = 0; i + 1 < series.size(); ++i) {
     cpu_nanos += series[i].second * (series[i + 1].first - series[i].first) * 1000;
-    EXPECT_LE(series[i].second, Num(*doc.Find("otherData"), "cpus"));
   }
   EXPECT_EQ(series.back().second, 0);  // nothing after the end
   // The main thread sleeps; a few ms for its starts and joins.

@@ -185,6 +185,14 @@ void CpuUsageSampler::Close(Track& track, uint64_t end, int64_t cpu) {
   track.active = false;
 }
 
+// When a CPU clock just read was read: the time taken right after it, so
+// that a sampler delayed in the middle of a pass (a loaded machine) pairs
+// each reading with its own time, not the pass's, and no share goes over 1
+// to be cut. The final pass ends every counter at the end of the trace.
+uint64_t CpuUsageSampler::ReadingTime(uint64_t now, bool final) {
+  return final ? now : ReadTicks();
+}
+
 void CpuUsageSampler::Sample(uint64_t now, bool final) {
   const uint32_t used = g_thread_slots_used.load(std::memory_order_acquire);
   for (uint32_t i = 0; i < used; ++i) {
@@ -227,7 +235,7 @@ void CpuUsageSampler::Sample(uint64_t now, bool final) {
         track.interval_ticks = track.last_ticks = slot.start_ticks;
         track.interval_cpu = track.last_cpu = slot.start_cpu_nanos;
       } else if (state == SlotState::kLive && ReadCpuClock(slot.cpu_clock, &track.interval_cpu)) {
-        track.interval_ticks = track.last_ticks = now;
+        track.interval_ticks = track.last_ticks = ReadingTime(now, final);
         track.last_cpu = track.interval_cpu;
       } else {
         track.active = false;
@@ -246,14 +254,14 @@ void CpuUsageSampler::Sample(uint64_t now, bool final) {
     if (final) {
       Close(track, now, cpu);
     } else {
-      Advance(track, now, cpu);
+      Advance(track, ReadingTime(now, final), cpu);
     }
   }
   SampleThreadsRunningAtStart(now, final);
   if (final) {
     Close(process_, now, threads_cpu_);
   } else {
-    Advance(process_, now, threads_cpu_);
+    Advance(process_, ReadingTime(now, final), threads_cpu_);
   }
   if (counters_) {
     const ProcessCounters counters = counters_();
@@ -281,7 +289,7 @@ void CpuUsageSampler::SampleThreadsRunningAtStart(uint64_t now, bool final) {
         RecordThreadNameOf(track.tid, std::string_view(name, length));
       }
     } else {
-      Advance(track, now, cpu);
+      Advance(track, ReadingTime(now, final), cpu);
     }
   }
 }

@@ -96,6 +96,7 @@ class CpuUsageSampler {
   Track* RunningAtStart(pid_t tid);
   bool HasOwnSlot(pid_t tid) const;
   bool BornDuringThisTrace(const ThreadSlot& slot) const;
+  static uint64_t ReadingTime(uint64_t now, bool final);
   void Sample(uint64_t now, bool final);
   void SampleThreadsRunningAtStart(uint64_t now, bool final);
   void Advance(Track& track, uint64_t now, int64_t cpu);

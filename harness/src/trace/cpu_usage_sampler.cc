@@ -62,50 +62,49 @@ bool CpuUsageSampler::BornDuringThisTrace(const ThreadSlot& slot) const {
   return slot.started_while_tracing && slot.start_ticks >= clock_.start_ticks();
 }
 
-// Whether the thread that had `tid` at the start also has a slot (it has
-// recorded an event), whose exit data will close its track.
-bool CpuUsageSampler::HasOwnSlot(pid_t tid) const {
+// The slot of the thread that had `tid` at the start, if it has one (it
+// has recorded an event): its name, and its exit data when it ends.
+ThreadSlot* CpuUsageSampler::OwnSlotOf(pid_t tid) const {
   const uint32_t used = g_thread_slots_used.load(std::memory_order_acquire);
   for (uint32_t i = 0; i < used; ++i) {
-    const ThreadSlot& slot = g_thread_slots[i];
+    ThreadSlot& slot = g_thread_slots[i];
     const SlotState state = slot.state.load(std::memory_order_acquire);
     if ((state == SlotState::kLive || state == SlotState::kExited) && slot.tid == tid &&
         !BornDuringThisTrace(slot)) {
-      return true;
+      return &slot;
     }
   }
-  return false;
+  return nullptr;
 }
 
-// Gives each thread running at the start a track in the trace, under the
-// best name known now: the harness's (a slot left by an earlier trace), the
-// one it gave itself, else "thread <tid>".
+// "CPU <name> [<tid>]", under the best name known now: the harness's (from
+// `slot`, if there is one), the one the thread gave itself, else
+// "thread <tid>". Names the thread in the trace with it, so that it has a
+// track even if it records nothing.
+std::string CpuUsageSampler::CounterName(pid_t tid, ThreadSlot* slot) {
+  char name[kMaxThreadNameBytes];
+  size_t length = 0;
+  NameRank rank = NameRank::kDefault;
+  if (slot != nullptr) length = CopySlotName(*slot, name, &rank);
+  if (rank == NameRank::kDefault) {
+    if (const size_t system_length = ReadSystemThreadName(tid, name); system_length > 0) {
+      length = system_length;
+      rank = NameRank::kSystem;
+    } else if (slot == nullptr) {
+      std::memcpy(name, "thread ", 7);
+      length = static_cast<size_t>(std::to_chars(name + 7, name + sizeof name, tid).ptr - name);
+    }
+  }
+  const std::string_view text(name, length);
+  RecordThreadNameOf(tid, text, rank);
+  return "CPU " + std::string(text) + " [" + std::to_string(tid) + "]";
+}
+
+// Gives each thread running at the start a track in the trace and its
+// counter's name.
 void CpuUsageSampler::NameThreadsRunningAtStart() {
-  const uint32_t used = g_thread_slots_used.load(std::memory_order_acquire);
   for (Track& track : running_at_start_) {
-    char name[kMaxThreadNameBytes];
-    size_t length = 0;
-    NameRank rank = NameRank::kDefault;
-    for (uint32_t i = 0; i < used; ++i) {
-      ThreadSlot& slot = g_thread_slots[i];
-      if (slot.state.load(std::memory_order_acquire) == SlotState::kLive && slot.tid == track.tid) {
-        length = CopySlotName(slot, name, &rank);
-        break;
-      }
-    }
-    if (rank == NameRank::kDefault) {
-      if (const size_t system_length = ReadSystemThreadName(track.tid, name); system_length > 0) {
-        length = system_length;
-        rank = NameRank::kSystem;
-      } else {
-        std::memcpy(name, "thread ", 7);
-        length =
-            static_cast<size_t>(std::to_chars(name + 7, name + sizeof name, track.tid).ptr - name);
-      }
-    }
-    const std::string_view text(name, length);
-    RecordThreadNameOf(track.tid, text, rank);
-    track.counter_name = "CPU " + std::string(text) + " [" + std::to_string(track.tid) + "]";
+    track.counter_name = CounterName(track.tid, OwnSlotOf(track.tid));
   }
 }
 
@@ -139,22 +138,7 @@ void CpuUsageSampler::Emit(Track& track, uint64_t start_ticks, double busy) {
     RecordProcessCpu(start_ticks, busy);
     return;
   }
-  if (track.counter_name.empty()) {
-    char name[kMaxThreadNameBytes];
-    NameRank rank;
-    size_t length = CopySlotName(*track.slot, name, &rank);
-    if (rank == NameRank::kDefault) {
-      char system_name[16];
-      if (const size_t system_length = ReadSystemThreadName(track.tid, system_name);
-          system_length > 0) {
-        RecordThreadNameOf(track.tid, std::string_view(system_name, system_length));
-        std::memcpy(name, system_name, system_length);
-        length = system_length;
-      }
-    }
-    track.counter_name =
-        "CPU " + std::string(name, length) + " [" + std::to_string(track.tid) + "]";
-  }
+  if (track.counter_name.empty()) track.counter_name = CounterName(track.tid, track.slot);
   RecordCpuUsage(start_ticks, track.tid, busy, track.counter_name);
 }
 
@@ -185,14 +169,10 @@ void CpuUsageSampler::Close(Track& track, uint64_t end, int64_t cpu) {
   track.active = false;
 }
 
-// When a CPU clock just read was read: the time taken right after it, so
-// that a sampler delayed in the middle of a pass (a loaded machine) pairs
-// each reading with its own time, not the pass's, and no share goes over 1
-// to be cut. The final pass ends every counter at the end of the trace.
-uint64_t CpuUsageSampler::ReadingTime(uint64_t now, bool final) {
-  return final ? now : ReadTicks();
-}
-
+// Each CPU reading is paired with the time taken right after it (ReadTicks()
+// below), not the pass's `now`: a sampler delayed in the middle of a pass (a
+// loaded machine) would otherwise see shares over 1, to be cut. The final
+// pass ends every counter at the end of the trace, `now`.
 void CpuUsageSampler::Sample(uint64_t now, bool final) {
   const uint32_t used = g_thread_slots_used.load(std::memory_order_acquire);
   for (uint32_t i = 0; i < used; ++i) {
@@ -235,7 +215,7 @@ void CpuUsageSampler::Sample(uint64_t now, bool final) {
         track.interval_ticks = track.last_ticks = slot.start_ticks;
         track.interval_cpu = track.last_cpu = slot.start_cpu_nanos;
       } else if (state == SlotState::kLive && ReadCpuClock(slot.cpu_clock, &track.interval_cpu)) {
-        track.interval_ticks = track.last_ticks = ReadingTime(now, final);
+        track.interval_ticks = track.last_ticks = final ? now : ReadTicks();
         track.last_cpu = track.interval_cpu;
       } else {
         track.active = false;
@@ -254,14 +234,14 @@ void CpuUsageSampler::Sample(uint64_t now, bool final) {
     if (final) {
       Close(track, now, cpu);
     } else {
-      Advance(track, ReadingTime(now, final), cpu);
+      Advance(track, ReadTicks(), cpu);
     }
   }
   SampleThreadsRunningAtStart(now, final);
   if (final) {
     Close(process_, now, threads_cpu_);
   } else {
-    Advance(process_, ReadingTime(now, final), threads_cpu_);
+    Advance(process_, ReadTicks(), threads_cpu_);
   }
   if (counters_) {
     const ProcessCounters counters = counters_();
@@ -280,7 +260,7 @@ void CpuUsageSampler::SampleThreadsRunningAtStart(uint64_t now, bool final) {
     if (!ReadCpuClock(track.cpu_clock, &cpu)) {
       // Ended. With a slot, its exit data closes the track next time;
       // without, the last reading does.
-      if (final || !HasOwnSlot(track.tid)) Close(track, track.last_ticks, track.last_cpu);
+      if (final || OwnSlotOf(track.tid) == nullptr) Close(track, track.last_ticks, track.last_cpu);
     } else if (final) {
       Close(track, now, cpu);
       // A name it gave itself after the start (the counter keeps the first).
@@ -289,7 +269,7 @@ void CpuUsageSampler::SampleThreadsRunningAtStart(uint64_t now, bool final) {
         RecordThreadNameOf(track.tid, std::string_view(name, length));
       }
     } else {
-      Advance(track, ReadingTime(now, final), cpu);
+      Advance(track, ReadTicks(), cpu);
     }
   }
 }

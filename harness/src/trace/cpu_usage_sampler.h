@@ -94,9 +94,9 @@ class CpuUsageSampler {
   void TrackThreadsRunningNow();
   void NameThreadsRunningAtStart();
   Track* RunningAtStart(pid_t tid);
-  bool HasOwnSlot(pid_t tid) const;
+  ThreadSlot* OwnSlotOf(pid_t tid) const;
+  static std::string CounterName(pid_t tid, ThreadSlot* slot);
   bool BornDuringThisTrace(const ThreadSlot& slot) const;
-  static uint64_t ReadingTime(uint64_t now, bool final);
   void Sample(uint64_t now, bool final);
   void SampleThreadsRunningAtStart(uint64_t now, bool final);
   void Advance(Track& track, uint64_t now, int64_t cpu);

@@ -87,4 +87,10 @@ std::optional<uint64_t> ParseUnsigned(const WorkloadFlag& flag, std::string* err
   return value;
 }
 
+std::string UnknownChoice(const WorkloadFlag& flag, std::string_view what,
+                          std::string_view choices) {
+  return flag.display + ": unknown " + std::string(what) + " '" + std::string(flag.value) +
+         "' (one of " + std::string(choices) + ")";
+}
+
 }  // namespace benchprof::workload

@@ -61,6 +61,11 @@ std::optional<int64_t> ParseWholeNumber(const WorkloadFlag& flag, int64_t min, i
                                         std::string* error);
 std::optional<uint64_t> ParseUnsigned(const WorkloadFlag& flag, std::string* error);
 
+// The error for a value not among `choices`: "--scene: unknown scene 'x'
+// (one of reference, dec2019, default-world)", `what` being "scene".
+std::string UnknownChoice(const WorkloadFlag& flag, std::string_view what,
+                          std::string_view choices);
+
 }  // namespace benchprof::workload
 
 #endif  // BENCHPROF_BENCHMARKS_CLI_WORKLOAD_FLAGS_H_

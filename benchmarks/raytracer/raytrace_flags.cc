@@ -26,24 +26,21 @@ std::optional<RaytraceFlags> ParseRaytraceFlags(std::span<const char* const> arg
       flags.faithful = value == "true";
     } else if (name == "scene") {
       if (!SceneByName(value, false)) {
-        *error = flag.display + ": unknown scene '" + std::string(value) + "' (one of " +
-                 std::string(kSceneNames) + ")";
+        *error = workload::UnknownChoice(flag, "scene", kSceneNames);
         return std::nullopt;
       }
       flags.scene = value;
     } else if (name == "impl") {
       const std::optional<Implementation> impl = ParseImplementation(value);
       if (!impl) {
-        *error = flag.display + ": unknown implementation '" + std::string(value) + "' (one of " +
-                 std::string(kImplementationNames) + ")";
+        *error = workload::UnknownChoice(flag, "implementation", kImplementationNames);
         return std::nullopt;
       }
       flags.implementation = *impl;
     } else if (name == "schedule") {
       const std::optional<Schedule> schedule = ParseSchedule(value);
       if (!schedule) {
-        *error = flag.display + ": unknown schedule '" + std::string(value) + "' (one of " +
-                 std::string(kScheduleNames) + ")";
+        *error = workload::UnknownChoice(flag, "schedule", kScheduleNames);
         return std::nullopt;
       }
       flags.schedule = *schedule;

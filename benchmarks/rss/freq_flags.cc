@@ -24,8 +24,7 @@ std::optional<FreqFlags> ParseFreqFlags(std::span<const char* const> args, std::
     } else if (name == "variant") {
       const std::optional<Variant> variant = ParseVariant(value);
       if (!variant) {
-        *error = flag.display + ": unknown variant '" + std::string(value) + "' (one of " +
-                 std::string(kVariantNames) + ")";
+        *error = workload::UnknownChoice(flag, "variant", kVariantNames);
         return std::nullopt;
       }
       flags.variant = *variant;
@@ -50,7 +49,8 @@ std::optional<FreqFlags> ParseFreqFlags(std::span<const char* const> args, std::
       }
       (name == "topic" ? flags.topic : flags.directory) = value;
     } else if (name == "workers") {
-      const std::optional<int64_t> workers = workload::ParseWholeNumber(flag, 1, kMaxWorkers, error);
+      const std::optional<int64_t> workers =
+          workload::ParseWholeNumber(flag, 1, kMaxWorkers, error);
       if (!workers) return std::nullopt;
       flags.workers = static_cast<int>(*workers);
       workers_given = true;

@@ -24,6 +24,16 @@ Status SetFileName(std::string_view value, std::string& field) {
   return Status();
 }
 
+// A numeric flag: a whole number in [min, max], else `message`.
+template <typename Field>
+Status SetNumberIn(std::string_view value, int64_t min, int64_t max, const char* message,
+                   Field& field) {
+  StatusOr<int64_t> parsed = ParseIntIn(value, min, max, message);
+  if (!parsed.ok()) return parsed.status();
+  field = static_cast<Field>(*parsed);
+  return Status();
+}
+
 Status ApplyBenchmem(std::string_view value, Options& options) {
   StatusOr<bool> parsed = ParseBool(value);
   if (!parsed.ok()) return parsed.status();
@@ -36,11 +46,8 @@ Status ApplyCpuprofile(std::string_view value, Options& options) {
 }
 
 Status ApplyCpuprofileRate(std::string_view value, Options& options) {
-  StatusOr<int64_t> parsed =
-      ParseIntIn(value, 1, 10000, "expected samples per second from 1 to 10000");
-  if (!parsed.ok()) return parsed.status();
-  options.cpuprofile_rate = static_cast<int>(*parsed);
-  return Status();
+  return SetNumberIn(value, 1, 10000, "expected samples per second from 1 to 10000",
+                     options.cpuprofile_rate);
 }
 
 Status ApplyMemprofile(std::string_view value, Options& options) {
@@ -51,12 +58,9 @@ Status ApplyMemprofile(std::string_view value, Options& options) {
 // never" (Go's sampler caps the mean at 0x7000000 bytes; ours caps each gap
 // at 2^62 bytes).
 Status ApplyMemprofileRate(std::string_view value, Options& options) {
-  StatusOr<int64_t> parsed =
-      ParseIntIn(value, 0, std::numeric_limits<int64_t>::max(),
-                 "expected bytes between samples: 0 (off), 1 (every allocation) or more");
-  if (!parsed.ok()) return parsed.status();
-  options.memprofile_rate = *parsed;
-  return Status();
+  return SetNumberIn(value, 0, std::numeric_limits<int64_t>::max(),
+                     "expected bytes between samples: 0 (off), 1 (every allocation) or more",
+                     options.memprofile_rate);
 }
 
 Status ApplyTrace(std::string_view value, Options& options) {
@@ -64,11 +68,8 @@ Status ApplyTrace(std::string_view value, Options& options) {
 }
 
 Status ApplyTraceCpuRate(std::string_view value, Options& options) {
-  StatusOr<int64_t> parsed =
-      ParseIntIn(value, 0, 1000, "expected readings per second from 0 (none) to 1000");
-  if (!parsed.ok()) return parsed.status();
-  options.trace_cpu_rate = static_cast<int>(*parsed);
-  return Status();
+  return SetNumberIn(value, 0, 1000, "expected readings per second from 0 (none) to 1000",
+                     options.trace_cpu_rate);
 }
 
 constexpr std::array kHarnessFlags = {

@@ -12,9 +12,9 @@
 #include "collect/alloc_counter.h"
 #include "collect/timed_scope.h"
 #include "support/subprocess.h"
-#include "trace/chrome_json_writer.h"
+#include "tracer/chrome_json_writer.h"
 #include "trace/trace_disabled_calls.h"
-#include "trace/trace_recorder.h"
+#include "tracer/trace_recorder.h"
 
 namespace benchprof {
 namespace {
@@ -63,18 +63,18 @@ class TraceAllocTest : public ::testing::Test {
   // Starts a trace like the session does: the recorder's threads are kept
   // out of the timed scope.
   void StartTrace() {
-    trace::RecorderOptions options;
+    tracer::RecorderOptions options;
     options.sample_period = std::chrono::microseconds(200);
     options.process_counters = [] {
       const AllocTotals totals = collect::TotalAllocations();
-      return trace::ProcessCounters{totals.bytes, totals.allocs};
+      return tracer::ProcessCounters{totals.bytes, totals.allocs};
     };
     options.on_internal_thread_start = [] { collect::BecomeRunner(); };
-    ASSERT_TRUE(trace::StartRecording(
-                    std::make_unique<trace::ChromeJsonWriter>(dir_.File("t.json")), options)
+    ASSERT_TRUE(tracer::StartRecording(
+                    std::make_unique<tracer::ChromeJsonWriter>(dir_.File("t.json")), options)
                     .ok());
   }
-  void StopTrace() { ASSERT_TRUE(trace::StopRecording().ok()); }
+  void StopTrace() { ASSERT_TRUE(tracer::StopRecording().ok()); }
 
   testing::TempDir dir_;
 };

@@ -1,7 +1,7 @@
 // The recorder's pieces driven directly, without a benchmark: clock, chunk
 // pool, decoder (nesting repair), and whole traces written to a temporary
 // file and parsed back, including the drop path.
-#include "trace/trace_recorder.h"
+#include "tracer/trace_recorder.h"
 
 #include <gtest/gtest.h>
 #include <pthread.h>
@@ -25,13 +25,13 @@
 #include "benchprof/trace.h"
 #include "common/json_value.h"
 #include "support/subprocess.h"
-#include "trace/chrome_json_writer.h"
-#include "trace/event_decoder.h"
-#include "trace/trace_buffer.h"
-#include "trace/trace_clock.h"
+#include "tracer/chrome_json_writer.h"
+#include "tracer/record_decoder.h"
+#include "tracer/trace_buffer.h"
+#include "tracer/trace_clock.h"
 #include "trace/trace_json.h"
 
-namespace benchprof::trace {
+namespace benchprof::tracer {
 namespace {
 
 using testing::Arg;
@@ -191,7 +191,7 @@ TEST(EventDecoderTest, EndsRepairNestingAndOpenSpansCloseAtTheEnd) {
   chunk.header.tid = 42;
   const TraceClock clock = TraceClock::Monotonic(0);
   CapturingFormatter out;
-  EventDecoder decoder(clock, out);
+  RecordDecoder decoder(clock, out);
   Put(chunk, RecordKind::kLoopBegin, 10, nullptr);
   Put(chunk, RecordKind::kRegionBegin, 20, "A");
   Put(chunk, RecordKind::kRegionBegin, 30, "B");
@@ -646,4 +646,4 @@ TEST(TraceRecorderTest, UnwritableOutputIsReportedAtStop) {
 }
 
 }  // namespace
-}  // namespace benchprof::trace
+}  // namespace benchprof::tracer

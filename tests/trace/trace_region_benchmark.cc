@@ -16,11 +16,11 @@
 #include <memory>
 
 #include "benchprof/trace.h"
-#include "trace/chrome_json_writer.h"
-#include "trace/event_decoder.h"
-#include "trace/trace_buffer.h"
-#include "trace/trace_clock.h"
-#include "trace/trace_recorder.h"
+#include "tracer/chrome_json_writer.h"
+#include "tracer/record_decoder.h"
+#include "tracer/trace_buffer.h"
+#include "tracer/trace_clock.h"
+#include "tracer/trace_recorder.h"
 
 namespace {
 
@@ -39,10 +39,10 @@ BENCHMARK(BM_Region_NotRecording);
 void BM_Region_Recording(benchmark::State& state) {
   const bool own_trace = !benchprof::TraceIsRecording();
   if (own_trace) {
-    benchprof::trace::RecorderOptions options;
+    benchprof::tracer::RecorderOptions options;
     options.sample_cpu = false;
     options.chunk_count = 1024;
-    if (benchprof::Status started = benchprof::trace::StartRecording(nullptr, options);
+    if (benchprof::Status started = benchprof::tracer::StartRecording(nullptr, options);
         !started.ok()) {
       state.SkipWithError(started.message().c_str());
       return;
@@ -56,7 +56,7 @@ void BM_Region_Recording(benchmark::State& state) {
   }
   task.End();
   if (own_trace) {
-    benchprof::StatusOr<benchprof::trace::RecorderStats> stats = benchprof::trace::StopRecording();
+    benchprof::StatusOr<benchprof::tracer::RecorderStats> stats = benchprof::tracer::StopRecording();
     if (!stats.ok()) {
       state.SkipWithError(stats.status().message().c_str());
       return;
@@ -70,12 +70,12 @@ BENCHMARK(BM_Region_Recording);
 // The floor of a recorded region: its two timestamps (rdtsc when the TSC is
 // invariant, as BM_Region_Recording uses).
 void BM_TwoTimestamps(benchmark::State& state) {
-  benchprof::trace::SetTickSource(benchprof::trace::TscIsInvariant()
-                                      ? benchprof::trace::ClockSource::kTsc
-                                      : benchprof::trace::ClockSource::kMonotonic);
+  benchprof::tracer::SetTickSource(benchprof::tracer::TscIsInvariant()
+                                      ? benchprof::tracer::ClockSource::kTsc
+                                      : benchprof::tracer::ClockSource::kMonotonic);
   for (auto _ : state) {
-    benchmark::DoNotOptimize(benchprof::trace::ReadTicks());
-    benchmark::DoNotOptimize(benchprof::trace::ReadTicks());
+    benchmark::DoNotOptimize(benchprof::tracer::ReadTicks());
+    benchmark::DoNotOptimize(benchprof::tracer::ReadTicks());
   }
 }
 BENCHMARK(BM_TwoTimestamps);
@@ -83,7 +83,7 @@ BENCHMARK(BM_TwoTimestamps);
 // Decoding and formatting one chunk of region events as JSON (to /dev/null):
 // the writer's cost per event.
 void BM_WriterFormat(benchmark::State& state) {
-  using namespace benchprof::trace;
+  using namespace benchprof::tracer;
   static Chunk chunk;
   const uint32_t count = kSlotsPerChunk - kSlotsPerChunk % 2;
   for (uint32_t i = 0; i < count; ++i) {
@@ -95,7 +95,7 @@ void BM_WriterFormat(benchmark::State& state) {
   const TraceClock clock = TraceClock::Monotonic(0);
   ChromeJsonWriter json("/dev/null");
   json.Begin(TraceInfo{1, "bench", "monotonic"});
-  EventDecoder decoder(clock, json);
+  RecordDecoder decoder(clock, json);
   for (auto _ : state) decoder.Decode(chunk, 0, count);
   state.SetItemsProcessed(state.iterations() * count);
   TraceTotals totals;

@@ -1,6 +1,6 @@
 // TraceSpool: raw records go in and come back out in order, each run with
 // the thread that wrote it, through the file system.
-#include "trace/trace_spool.h"
+#include "tracer/trace_spool.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 
 #include "support/subprocess.h"
 
-namespace benchprof::trace {
+namespace benchprof::tracer {
 namespace {
 
 std::vector<RecordSlot> MakeRecords(uint32_t count, uint64_t first_ticks) {
@@ -69,4 +69,4 @@ TEST(TraceSpoolTest, AnUnusableDirectoryIsAnError) {
 }
 
 }  // namespace
-}  // namespace benchprof::trace
+}  // namespace benchprof::tracer

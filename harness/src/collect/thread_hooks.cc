@@ -15,7 +15,7 @@
 #include <cstddef>
 
 #include "collect/cpu_sampler.h"
-#include "trace/trace_recorder.h"
+#include "tracer/trace_recorder.h"
 
 extern "C" {
 void* __libc_malloc(size_t size) noexcept;
@@ -47,7 +47,7 @@ void* RunTrampoline(void* raw) {
   benchprof::collect::RegisterCurrentThread();
   // Its "thread exit" is recorded by the tracer's thread-specific
   // destructor, which also runs when the thread calls pthread_exit.
-  benchprof::trace::OnThreadStart();
+  benchprof::tracer::OnThreadStart();
   void* result = trampoline.start(trampoline.arg);
   benchprof::collect::UnregisterCurrentThread();
   return result;
@@ -58,8 +58,8 @@ void* RunTrampoline(void* raw) {
 extern "C" int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
                               void* (*start)(void*), void* arg) {
   const CreateFunction real = RealPthreadCreate();
-  if ((!benchprof::collect::CpuSamplerRunning() && !benchprof::trace::IsRecording()) ||
-      benchprof::trace::CreatingInternalThread()) {
+  if ((!benchprof::collect::CpuSamplerRunning() && !benchprof::tracer::IsRecording()) ||
+      benchprof::tracer::CreatingInternalThread()) {
     return real(thread, attr, start, arg);
   }
   auto* trampoline = static_cast<Trampoline*>(__libc_malloc(sizeof(Trampoline)));

@@ -10,8 +10,8 @@
 
 #include "collect/alloc_counter.h"
 #include "collect/timed_scope.h"
-#include "trace/chrome_json_writer.h"
-#include "trace/trace_recorder.h"
+#include "tracer/chrome_json_writer.h"
+#include "tracer/trace_recorder.h"
 
 namespace benchprof::session {
 namespace {
@@ -36,18 +36,18 @@ constexpr char kUnreportedRun[] = "(run not reported)";
 }  // namespace
 
 TraceSession::~TraceSession() {
-  if (recording_) (void)trace::StopRecording();
+  if (recording_) (void)tracer::StopRecording();
 }
 
 Status TraceSession::Start() {
-  trace::RecorderOptions options;
+  tracer::RecorderOptions options;
   options.process_name = program_name_;
   options.sample_cpu = cpu_rate_ > 0;
   if (cpu_rate_ > 0) options.sample_period = std::chrono::microseconds(1'000'000 / cpu_rate_);
   if (collect::kAllocHooksEnabled) {
     options.process_counters = [] {
       const collect::AllocTotals totals = collect::TotalAllocations();
-      return trace::ProcessCounters{totals.bytes, totals.allocs};
+      return tracer::ProcessCounters{totals.bytes, totals.allocs};
     };
   }
   // A runner that is paused is never in the timed scope: the recorder's own
@@ -55,13 +55,13 @@ Status TraceSession::Start() {
   options.on_internal_thread_start = [] { collect::BecomeRunner(); };
   g_pending.clear();
   g_pending.reserve(1024);
-  if (Status started = trace::StartRecording(
-          std::make_unique<trace::ChromeJsonWriter>(file_.temp_path()), options);
+  if (Status started = tracer::StartRecording(
+          std::make_unique<tracer::ChromeJsonWriter>(file_.temp_path()), options);
       !started.ok()) {
     return started.WithContext("--trace");
   }
   recording_ = true;
-  trace::NameCurrentThread("main");
+  tracer::NameCurrentThread("main");
   return Status();
 }
 
@@ -74,8 +74,8 @@ void TraceSession::NoteReportedRun(uint32_t segment, const RunLabel& label) {
   if (last == g_pending.size() || g_pending[last].number != segment) return;
   const Segment& final_call = g_pending[last];
   run_names_.push_back(label.benchmark);
-  trace::RecordRun(g_pending.front().begin_ticks,
-                   final_call.end_ticks != 0 ? final_call.end_ticks : trace::ReadTicks(),
+  tracer::RecordRun(g_pending.front().begin_ticks,
+                   final_call.end_ticks != 0 ? final_call.end_ticks : tracer::ReadTicks(),
                    run_names_.back().c_str(), final_call.iterations, last + 1,
                    static_cast<uint32_t>(label.threads));
   g_pending.erase(g_pending.begin(), g_pending.begin() + static_cast<ptrdiff_t>(last + 1));
@@ -84,12 +84,12 @@ void TraceSession::NoteReportedRun(uint32_t segment, const RunLabel& label) {
 Status TraceSession::Finish() {
   if (!recording_) return Status::Error("--trace: the trace was not started");
   for (const Segment& call : g_pending) {
-    trace::RecordRun(call.begin_ticks, call.end_ticks != 0 ? call.end_ticks : trace::ReadTicks(),
+    tracer::RecordRun(call.begin_ticks, call.end_ticks != 0 ? call.end_ticks : tracer::ReadTicks(),
                      kUnreportedRun, call.iterations, 1, 0);
   }
   g_pending.clear();
   recording_ = false;
-  StatusOr<trace::RecorderStats> stats = trace::StopRecording();
+  StatusOr<tracer::RecorderStats> stats = tracer::StopRecording();
   run_names_.clear();
   if (!stats.ok()) return stats.status().WithContext("--trace=" + file_.path());
   if (Status committed = file_.Commit(); !committed.ok()) {
@@ -109,37 +109,37 @@ Status TraceSession::Finish() {
 }
 
 void TraceLoopStarting(int thread_index, uint32_t segment) {
-  if (!trace::IsRecording()) return;
+  if (!tracer::IsRecording()) return;
   if (thread_index == 0) {
-    g_pending.push_back({segment, trace::ReadTicks(), 0, 0});
+    g_pending.push_back({segment, tracer::ReadTicks(), 0, 0});
   } else if (t_worker_index != thread_index) {
     t_worker_index = thread_index;
     char name[32] = "benchmark worker ";
     const std::to_chars_result end = std::to_chars(name + 17, name + sizeof name, thread_index);
-    trace::NameCurrentThread(std::string_view(name, static_cast<size_t>(end.ptr - name)));
+    tracer::NameCurrentThread(std::string_view(name, static_cast<size_t>(end.ptr - name)));
   }
 }
 
 void TraceLoopStarted() {
-  if (trace::IsRecording()) trace::RecordMarker(trace::RecordKind::kLoopBegin);
+  if (tracer::IsRecording()) tracer::RecordMarker(tracer::RecordKind::kLoopBegin);
 }
 
 void TraceLoopFinishing() {
-  if (trace::IsRecording()) trace::RecordMarker(trace::RecordKind::kLoopEnd);
+  if (tracer::IsRecording()) tracer::RecordMarker(tracer::RecordKind::kLoopEnd);
 }
 
 void TraceLoopFinished(int thread_index, uint64_t iterations) {
-  if (!trace::IsRecording() || thread_index != 0 || g_pending.empty()) return;
-  g_pending.back().end_ticks = trace::ReadTicks();
+  if (!tracer::IsRecording() || thread_index != 0 || g_pending.empty()) return;
+  g_pending.back().end_ticks = tracer::ReadTicks();
   g_pending.back().iterations = iterations;
 }
 
 void TracePausing() {
-  if (trace::IsRecording()) trace::RecordMarker(trace::RecordKind::kPauseBegin);
+  if (tracer::IsRecording()) tracer::RecordMarker(tracer::RecordKind::kPauseBegin);
 }
 
 void TraceResumed() {
-  if (trace::IsRecording()) trace::RecordMarker(trace::RecordKind::kPauseEnd);
+  if (tracer::IsRecording()) tracer::RecordMarker(tracer::RecordKind::kPauseEnd);
 }
 
 }  // namespace benchprof::session

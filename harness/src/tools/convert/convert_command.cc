@@ -1,0 +1,128 @@
+#include "tools/convert/convert_command.h"
+
+#include <fstream>
+#include <optional>
+
+#include "common/atomic_file.h"
+#include "tools/command_line.h"
+#include "tools/results/gbench_json.h"
+#include "tools/convert/go_format_writer.h"
+#include "tools/results/result_reader.h"
+
+namespace benchprof::convert {
+
+using results::GbenchResults;
+using results::ParseGbenchJson;
+using results::ReadWholeFile;
+using tools::CommandLine;
+using tools::Flag;
+using tools::OneLine;
+using tools::ParseCommandLine;
+using tools::kExitBadInput;
+using tools::kExitOk;
+
+namespace {
+
+int Fail(std::string& err, const std::string& message) {
+  err += "benchprof convert: " + OneLine(message) + "\n";
+  return kExitBadInput;
+}
+
+}  // namespace
+
+std::string ConvertHelp() {
+  return R"(Usage: benchprof convert [--to=go] [--out=FILE] [--assume-exact] FILE...
+
+Converts Google Benchmark JSON (--benchmark_out=FILE --benchmark_out_format=json)
+to Go benchmark text, which benchstat and other Go tools read. Each raw
+repetition becomes one line, e.g.
+
+  BenchmarkBM_Foo/8-2  123456  863.6 ns/op  812.0 cpu-ns/op  37 B/op  2 allocs/op
+
+Names: "threads:N" becomes the "-N" suffix (none for 1), "key:value" parts
+become "key=value", "real_time"/"manual_time" become "time=real"/"time=manual",
+"process_time" becomes "cpu=process", spaces become '_'. ns/op is real_time,
+cpu-ns/op is cpu_time; user counters follow as "<value> <name>", then B/op and
+allocs/op. Failed repetitions and aggregates (_mean, _median, ...) are left
+out; a benchmark with only aggregates contributes its median, with a warning.
+
+Flags:
+  --to=go          the output format (the only one)
+  --out=FILE       write to FILE (atomically) instead of standard output
+  --assume-exact   add "Unit allocs/op assume=exact" and "Unit B/op assume=exact",
+                   so benchstat compares those exactly
+  --help           print this help
+
+Exit codes:
+  0  converted (warnings, if any, on standard error)
+  3  bad input: an unreadable or malformed file, or a bad flag
+)";
+}
+
+int RunConvertCommand(const std::vector<std::string>& args, std::string& out, std::string& err) {
+  const CommandLine cl = ParseCommandLine(args, {"to", "out"});
+  if (!cl.error.empty()) return Fail(err, cl.error + " (see benchprof convert --help)");
+  GoFormatOptions options;
+  std::string out_path;
+  for (const Flag& flag : cl.flags) {
+    const std::string spelled = "--" + flag.name + (flag.has_value ? "=" + flag.value : "");
+    if (flag.name == "help" || flag.name == "h") {
+      out += ConvertHelp();
+      return kExitOk;
+    }
+    if (flag.name == "to") {
+      if (flag.value != "go") return Fail(err, spelled + ": the only output format is go");
+    } else if (flag.name == "out") {
+      if (flag.value.empty()) return Fail(err, spelled + ": expected a file name");
+      out_path = flag.value;
+    } else if (flag.name == "assume-exact" && !flag.has_value) {
+      options.assume_exact = true;
+    } else {
+      return Fail(err, "unknown flag " + spelled + " (see benchprof convert --help)");
+    }
+  }
+  std::vector<std::string> files = cl.operands;
+  files.insert(files.end(), cl.after_separator.begin(), cl.after_separator.end());
+  if (files.empty()) return Fail(err, "no input file (see benchprof convert --help)");
+
+  std::optional<AtomicFile> output;
+  if (!out_path.empty()) {
+    StatusOr<AtomicFile> file = AtomicFile::Create(out_path);
+    if (!file.ok()) return Fail(err, "--out: " + file.status().message());
+    output.emplace(std::move(*file));
+  }
+
+  GoTextWriter writer(options);
+  for (const std::string& path : files) {
+    StatusOr<std::string> contents = ReadWholeFile(path);
+    if (!contents.ok()) return Fail(err, contents.status().message());
+    const size_t first = contents->find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) return Fail(err, path + ": empty file");
+    if ((*contents)[first] != '{') {
+      return Fail(err,
+                  path + ": not Google Benchmark JSON (Go benchmark text needs no conversion)");
+    }
+    StatusOr<GbenchResults> results = ParseGbenchJson(*contents);
+    if (!results.ok()) return Fail(err, path + ": " + results.status().message());
+    if (results->rows.empty()) return Fail(err, path + ": no benchmark results");
+    writer.Add(path, *results);
+  }
+  for (const std::string& w : writer.warnings()) {
+    err += "benchprof convert: warning: " + OneLine(w) + "\n";
+  }
+  const std::string text = writer.Finish();
+  if (!output) {
+    out += text;
+    return kExitOk;
+  }
+  {
+    std::ofstream stream(output->temp_path(), std::ios::binary | std::ios::trunc);
+    stream << text;
+    stream.flush();
+    if (!stream) return Fail(err, out_path + ": write failed");
+  }
+  if (Status s = output->Commit(); !s.ok()) return Fail(err, s.message());
+  return kExitOk;
+}
+
+}  // namespace benchprof::convert

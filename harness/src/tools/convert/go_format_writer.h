@@ -1,0 +1,93 @@
+// Writes Google Benchmark results as Go benchmark text, the format of
+// `go test -bench` output that benchstat and other Go tools read
+// (`benchprof convert --to=go`).
+//
+// Each raw repetition becomes one line:
+//
+//   BenchmarkBM_Foo/8-2   	  123456	       863.6 ns/op	       812.0 cpu-ns/op	      37 B/op
+//   2 allocs/op
+//
+// Names: "Benchmark" + the run name with Google Benchmark's parts mapped to
+// benchfmt's: "threads:N" becomes the trailing "-N" (omitted for 1, as Go
+// omits GOMAXPROCS=1), "key:value" parts (named arguments, "iterations:N",
+// "repeats:N", "min_time:T") become "key=value", "real_time" and
+// "manual_time" become "time=real" and "time=manual", "process_time" becomes
+// "cpu=process", other parts stay positional, and spaces and control
+// characters become '_'. A name that would end in "-<digits>" without a
+// thread count (a negative argument) gets "-1" so readers do not take the
+// digits for GOMAXPROCS.
+//
+// Values: ns/op is real_time per iteration in ns; cpu_time is the extra unit
+// "cpu-ns/op"; each user counter is `<value> <name>` with spaces in the
+// name made '_', sorted by name; B/op and allocs/op come last, as in Go.
+// Configuration lines come from the JSON context: "pkg:" (the executable's
+// base name), "benchprof-host:", "benchprof-num-cpus:",
+// "benchprof-library-build-type:", and each custom context entry
+// (--benchmark_context=key=value) as "key:" made lower case. Values that
+// change from run to run (date, load_avg, mhz_per_cpu) would split
+// benchstat's tables, so they go into a '#' comment line instead.
+//
+//   StatusOr<GbenchResults> r = ParseGbenchJson(text);
+//   GoTextWriter writer(GoFormatOptions{});
+//   writer.Add("results.json", *r);
+//   std::string text = writer.Finish();   // writer.warnings() for skipped rows
+//
+// Thread-safety: thread-compatible.
+#ifndef BENCHPROF_TOOLS_CONVERT_GO_FORMAT_WRITER_H_
+#define BENCHPROF_TOOLS_CONVERT_GO_FORMAT_WRITER_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "tools/results/gbench_json.h"
+
+namespace benchprof::convert {
+
+struct GoFormatOptions {
+  // Also write `Unit allocs/op assume=exact` and `Unit B/op assume=exact`,
+  // so benchstat compares them as exact values.
+  bool assume_exact = false;
+};
+
+// The Go benchmark name for a Google Benchmark run name, with the
+// "Benchmark" prefix; `threads` is the row's thread count.
+std::string GoBenchmarkName(std::string_view run_name, int64_t threads);
+
+// A Go unit for a counter name: spaces and control characters become '_'.
+std::string GoUnit(std::string_view counter);
+
+// Go's testing.prettyPrint of a value (without the unit): a width and
+// precision that depend on the magnitude, e.g. "      1145" or "    863.6".
+std::string GoPrettyNumber(double value);
+
+// Accumulates converted files and produces the text.
+class GoTextWriter {
+ public:
+  explicit GoTextWriter(GoFormatOptions options) : options_(options) {}
+
+  // Converts one file's rows. Failed repetitions and aggregates are skipped
+  // (a benchmark that has only aggregates contributes its median, with a
+  // warning), as are non-finite counter values.
+  void Add(const std::string& path, const results::GbenchResults& results);
+
+  // The Go text of everything added, configuration lines first.
+  std::string Finish() const;
+
+  // What was skipped, one line each ("results.json: BM_Err: 2 failed
+  // repetitions skipped (boom)").
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  GoFormatOptions options_;
+  std::string body_;
+  std::vector<std::pair<std::string, std::string>> config_;  // in force
+  bool has_exact_units_ = false;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace benchprof::convert
+
+#endif  // BENCHPROF_TOOLS_CONVERT_GO_FORMAT_WRITER_H_

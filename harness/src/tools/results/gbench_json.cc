@@ -1,0 +1,272 @@
+#include "tools/results/gbench_json.h"
+
+#include <array>
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+
+namespace benchprof::results {
+namespace {
+
+// Members of a benchmark row that are not measurements. Any other numeric
+// member is a user counter: 1.7.1 flattens counters into the row.
+constexpr std::array<std::string_view, 21> kRowFields = {"name",
+                                                         "family_index",
+                                                         "per_family_instance_index",
+                                                         "run_name",
+                                                         "run_type",
+                                                         "repetitions",
+                                                         "repetition_index",
+                                                         "threads",
+                                                         "aggregate_name",
+                                                         "aggregate_unit",
+                                                         "error_occurred",
+                                                         "error_message",
+                                                         "iterations",
+                                                         "real_time",
+                                                         "cpu_time",
+                                                         "time_unit",
+                                                         "cpu_coefficient",
+                                                         "real_coefficient",
+                                                         "big_o",
+                                                         "rms",
+                                                         "label"};
+
+bool IsRowField(std::string_view key) {
+  for (std::string_view f : kRowFields) {
+    if (f == key) return true;
+  }
+  return false;
+}
+
+std::string RowContext(size_t index, const std::string& name) {
+  std::string s = "benchmarks[" + std::to_string(index) + "]";
+  if (!name.empty()) s += " (" + name + ")";
+  return s;
+}
+
+Status WrongKind(const std::string& where, std::string_view key, const json::Value& v,
+                 std::string_view expected) {
+  return Status::Error(where + ": \"" + std::string(key) + "\" is " +
+                       (v.is_array() || v.is_object() ? "an " : "a ") +
+                       std::string(json::KindName(v.kind())) + ", expected " +
+                       std::string(expected));
+}
+
+// Reads an optional string member into `out`.
+Status OptionalString(const json::Value& row, std::string_view key, const std::string& where,
+                      std::string& out) {
+  const json::Value* v = row.Find(key);
+  if (v == nullptr) return Status();
+  if (!v->is_string()) return WrongKind(where, key, *v, "a string");
+  out = v->as_string();
+  return Status();
+}
+
+// Reads an optional number member; `present` says whether it was there.
+Status OptionalNumber(const json::Value& row, std::string_view key, const std::string& where,
+                      double& out, bool* present = nullptr) {
+  const json::Value* v = row.Find(key);
+  if (present != nullptr) *present = v != nullptr;
+  if (v == nullptr) return Status();
+  if (!v->is_number()) return WrongKind(where, key, *v, "a number");
+  out = v->as_number();
+  return Status();
+}
+
+StatusOr<GbenchRow> ParseRow(const json::Value& value, size_t index) {
+  GbenchRow row;
+  row.index = index;
+  std::string where = RowContext(index, "");
+  if (!value.is_object()) {
+    return Status::Error(where + ": expected an object, found " +
+                         std::string(json::KindName(value.kind())));
+  }
+  const json::Value* name = value.Find("name");
+  if (name == nullptr) return Status::Error(where + ": no \"name\"");
+  if (!name->is_string()) return WrongKind(where, "name", *name, "a string");
+  row.name = name->as_string();
+  if (row.name.empty()) return Status::Error(where + ": empty \"name\"");
+  where = RowContext(index, row.name);
+
+  Status s = OptionalString(value, "run_name", where, row.run_name);
+  if (!s.ok()) return s;
+  if (row.run_name.empty()) row.run_name = row.name;
+
+  std::string run_type = "iteration";
+  if (s = OptionalString(value, "run_type", where, run_type); !s.ok()) return s;
+  if (run_type == "aggregate") {
+    row.aggregate = true;
+  } else if (run_type != "iteration") {
+    return Status::Error(where + ": unknown \"run_type\" \"" + run_type +
+                         "\" (expected \"iteration\" or \"aggregate\")");
+  }
+  if (s = OptionalString(value, "aggregate_name", where, row.aggregate_name); !s.ok()) return s;
+
+  if (const json::Value* e = value.Find("error_occurred"); e != nullptr) {
+    if (!e->is_bool()) return WrongKind(where, "error_occurred", *e, "true or false");
+    row.error = e->as_bool();
+  }
+  if (s = OptionalString(value, "error_message", where, row.error_message); !s.ok()) return s;
+  if (s = OptionalString(value, "label", where, row.label); !s.ok()) return s;
+
+  if (s = OptionalNumber(value, "iterations", where, row.iterations); !s.ok()) return s;
+  if (!row.error && (!std::isfinite(row.iterations) || row.iterations < 0)) {
+    return Status::Error(where + ": \"iterations\" must be a finite number >= 0");
+  }
+  double threads = 1;
+  if (s = OptionalNumber(value, "threads", where, threads); !s.ok()) return s;
+  if (!(threads >= 1 && threads <= 1e9) || threads != std::floor(threads)) {
+    return Status::Error(where + ": \"threads\" must be a positive integer");
+  }
+  row.threads = static_cast<int64_t>(threads);
+
+  std::string time_unit = "ns";
+  if (s = OptionalString(value, "time_unit", where, time_unit); !s.ok()) return s;
+  const double scale = NanosecondsPerUnit(time_unit);
+  if (scale == 0) {
+    return Status::Error(where + ": unknown \"time_unit\" \"" + time_unit +
+                         "\" (expected ns, us, ms or s)");
+  }
+  bool has_real = false, has_cpu = false;
+  double real = 0, cpu = 0;
+  if (s = OptionalNumber(value, "real_time", where, real, &has_real); !s.ok()) return s;
+  if (s = OptionalNumber(value, "cpu_time", where, cpu, &has_cpu); !s.ok()) return s;
+  if (has_real != has_cpu) {
+    return Status::Error(where + ": has \"" + (has_real ? "real_time" : "cpu_time") +
+                         "\" but no \"" + (has_real ? "cpu_time" : "real_time") + "\"");
+  }
+  const bool is_aggregate_statistic =
+      row.aggregate && row.aggregate_name != "mean" && row.aggregate_name != "median";
+  if (has_real) {
+    // Errors report zeros; stddev and cv may be anything, even NaN.
+    if (!row.error && !is_aggregate_statistic) {
+      for (auto [key, v] : {std::pair<const char*, double>{"real_time", real}, {"cpu_time", cpu}}) {
+        if (!std::isfinite(v) || v < 0) {
+          return Status::Error(where + ": \"" + key + "\" must be a finite number >= 0");
+        }
+      }
+    }
+    row.has_times = true;
+    row.real_ns = real * scale;
+    row.cpu_ns = cpu * scale;
+  } else if (!row.aggregate && !row.error) {
+    return Status::Error(where + ": no \"real_time\" and \"cpu_time\"");
+  }
+
+  for (const auto& [key, member] : value.members()) {
+    if (!member.is_number() || IsRowField(key)) continue;
+    // Duplicate keys: Find() semantics (the last one wins) for counters too.
+    bool replaced = false;
+    for (auto& [k, v] : row.counters) {
+      if (k == key) {
+        v = member.as_number();
+        replaced = true;
+      }
+    }
+    if (!replaced) row.counters.emplace_back(key, member.as_number());
+  }
+  return row;
+}
+
+}  // namespace
+
+double NanosecondsPerUnit(std::string_view unit) {
+  if (unit == "ns") return 1;
+  if (unit == "us") return 1e3;
+  if (unit == "ms") return 1e6;
+  if (unit == "s") return 1e9;
+  return 0;
+}
+
+bool UsesRealTime(std::string_view run_name) {
+  // Parts after the function name; 1.7.1 puts the time type before
+  // "threads:N", so it need not be last.
+  size_t start = run_name.find('/');
+  while (start != std::string_view::npos) {
+    const size_t end = run_name.find('/', start + 1);
+    const std::string_view part = run_name.substr(
+        start + 1, end == std::string_view::npos ? std::string_view::npos : end - start - 1);
+    if (part == "real_time" || part == "manual_time") return true;
+    start = end;
+  }
+  return false;
+}
+
+std::vector<const GbenchRow*> SampleRows(const GbenchResults& results,
+                                         std::vector<std::string>& notes) {
+  // Which run names have raw repetitions, which a median aggregate, and how
+  // many repetitions failed (in first-seen order, for stable messages).
+  std::set<std::string> raw, has_median;
+  std::vector<std::string> order;
+  std::map<std::string, std::pair<int, int>> failed;  // name -> (failed, total)
+  std::map<std::string, std::string> failure_message;
+  for (const GbenchRow& row : results.rows) {
+    if (row.aggregate) {
+      if (row.aggregate_name == "median" && row.has_times) has_median.insert(row.run_name);
+      continue;
+    }
+    auto [it, inserted] = failed.try_emplace(row.run_name, 0, 0);
+    if (inserted) order.push_back(row.run_name);
+    ++it->second.second;
+    if (row.error) {
+      ++it->second.first;
+      failure_message.try_emplace(row.run_name, row.error_message);
+    } else {
+      raw.insert(row.run_name);
+    }
+  }
+  std::vector<const GbenchRow*> samples;
+  std::set<std::string> fell_back;
+  for (const GbenchRow& row : results.rows) {
+    bool use = !row.aggregate && !row.error;
+    if (row.aggregate && row.has_times && raw.count(row.run_name) == 0) {
+      const std::string wanted = has_median.count(row.run_name) ? "median" : "mean";
+      use = row.aggregate_name == wanted;
+      if (use && fell_back.insert(row.run_name).second) {
+        notes.push_back(row.run_name +
+                        ": no raw repetitions (written with "
+                        "--benchmark_report_aggregates_only?); its " +
+                        wanted + " counts as one sample");
+      }
+    }
+    if (use) samples.push_back(&row);
+  }
+  for (const std::string& name : order) {
+    const auto [failures, total] = failed[name];
+    if (failures == 0) continue;
+    notes.push_back(name + ": " + std::to_string(failures) + " of " + std::to_string(total) +
+                    " repetitions failed (" + failure_message[name] + "); they are ignored");
+  }
+  return samples;
+}
+
+StatusOr<GbenchResults> ParseGbenchJson(std::string_view text) {
+  StatusOr<json::Value> doc = json::Parse(text);
+  if (!doc.ok()) return doc.status();
+  if (!doc->is_object()) {
+    return Status::Error("not Google Benchmark JSON: the document is " +
+                         std::string(doc->is_array() || doc->is_object() ? "an " : "a ") +
+                         std::string(json::KindName(doc->kind())) + ", expected an object");
+  }
+  const json::Value* rows = doc->Find("benchmarks");
+  if (rows == nullptr) return Status::Error("not Google Benchmark JSON: no \"benchmarks\" array");
+  if (!rows->is_array()) {
+    return WrongKind("not Google Benchmark JSON", "benchmarks", *rows, "an array");
+  }
+  GbenchResults results;
+  if (const json::Value* context = doc->Find("context"); context != nullptr) {
+    if (!context->is_object()) return WrongKind("top level", "context", *context, "an object");
+    results.context = context->members();
+  }
+  results.rows.reserve(rows->as_array().size());
+  for (size_t i = 0; i < rows->as_array().size(); ++i) {
+    StatusOr<GbenchRow> row = ParseRow(rows->as_array()[i], i);
+    if (!row.ok()) return row.status();
+    results.rows.push_back(std::move(*row));
+  }
+  return results;
+}
+
+}  // namespace benchprof::results

@@ -1,0 +1,99 @@
+// Turns result files — Google Benchmark JSON or Go benchmark text — into one
+// model for comparison: for each benchmark, for each metric, the values of
+// its raw repetitions.
+//
+// Google Benchmark JSON: every non-error "iteration" row is one sample;
+// real_time and cpu_time become metrics "real_time" and "cpu_time" in ns/op,
+// every user counter (allocs/op, B/op, ...) a metric of its own name.
+// Aggregate rows (_mean, _median, ...) are ignored, except that a benchmark
+// with no raw repetition in a file (written with
+// --benchmark_report_aggregates_only) contributes its median as one sample,
+// with a warning. Go text: every result line is one sample; each unit
+// ("ns/op", "B/op", "allocs/op", custom units) is a metric.
+//
+// Several files for one side (e.g. one per round of an interleaved run) are
+// merged: samples of the same benchmark and metric are pooled.
+//
+//   StatusOr<ResultSet> base = ReadResultFiles({"base.json"});
+//   if (!base.ok()) { Fail(base.status().message()); }  // "base.json: line 3, ..."
+//   for (const BenchmarkSamples& b : base->benchmarks) ... b.metrics ...
+//
+// Thread-safety: thread-safe (no shared state).
+#ifndef BENCHPROF_TOOLS_RESULTS_RESULT_READER_H_
+#define BENCHPROF_TOOLS_RESULTS_RESULT_READER_H_
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "common/status.h"
+
+namespace benchprof::results {
+
+// How a metric's values behave, which decides how it is compared.
+enum class MetricKind {
+  kTime,     // noisy time per operation: compared statistically
+  kExact,    // deterministic counts (allocs/op, B/op): compared exactly when constant
+  kCounter,  // other user counters: compared statistically, informational by default
+};
+
+struct MetricInfo {
+  std::string unit;  // what one value is in, e.g. "ns/op", "allocs/op"
+  MetricKind kind = MetricKind::kCounter;
+  bool higher_is_better = false;  // e.g. bytes_per_second, MB/s
+};
+
+// The samples of one benchmark.
+struct BenchmarkSamples {
+  std::string name;  // Google Benchmark run name, or the Go name without "Benchmark"
+  // The metric the benchmark's "time" means: "cpu_time", or "real_time" when
+  // the benchmark uses real or manual time; "ns/op" in Go text; "" if none.
+  std::string time_metric;
+  // Metric name -> values, in the order metrics were first seen.
+  std::vector<std::pair<std::string, std::vector<double>>> metrics;
+
+  // The values of `metric`, or nullptr.
+  const std::vector<double>* Find(std::string_view metric) const;
+};
+
+enum class InputFormat { kUnknown, kGoogleBenchmarkJson, kGoText };
+
+// The name of a format for messages: "Google Benchmark JSON", "Go benchmark text".
+std::string_view FormatName(InputFormat format);
+
+// All samples of one side of a comparison.
+struct ResultSet {
+  InputFormat format = InputFormat::kUnknown;
+  std::vector<std::string> files;
+  std::vector<BenchmarkSamples> benchmarks;                 // in first-seen order
+  std::map<std::string, MetricInfo> metrics;                // every metric seen
+  std::vector<std::pair<std::string, std::string>> config;  // e.g. host_name, num_cpus
+  std::vector<std::string> warnings;                        // "base.json: BM_Foo: ..."
+
+  // The benchmark named `name`, or nullptr.
+  const BenchmarkSamples* Find(std::string_view name) const;
+
+  // Internal: index of benchmarks by name.
+  std::unordered_map<std::string, size_t> index;
+};
+
+// Detects the format of `contents` (JSON if the first non-space byte is '{')
+// and adds its samples to `set`. `path` names the file in messages. Fails on
+// an empty file, a binary file, a parse error, a file with no benchmark
+// results, and a file whose format differs from the files already in `set`.
+Status AddResultText(const std::string& path, std::string_view contents, ResultSet& set);
+
+// Reads and merges the files. Fails on the first unreadable or bad file; the
+// message starts with its path.
+StatusOr<ResultSet> ReadResultFiles(const std::vector<std::string>& paths);
+
+// Reads a whole file; the error says why not ("no such file", "is a
+// directory").
+StatusOr<std::string> ReadWholeFile(const std::string& path);
+
+}  // namespace benchprof::results
+
+#endif  // BENCHPROF_TOOLS_RESULTS_RESULT_READER_H_

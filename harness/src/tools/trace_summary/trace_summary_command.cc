@@ -1,0 +1,116 @@
+#include "tools/trace_summary/trace_summary_command.h"
+
+#include <optional>
+#include <utility>
+
+#include "tools/command_line.h"
+#include "tools/trace_summary/trace_file_reader.h"
+#include "tools/trace_summary/trace_summary.h"
+#include "tools/trace_summary/trace_summary_format.h"
+
+namespace benchprof::trace_summary {
+
+using tools::CommandLine;
+using tools::Flag;
+using tools::OneLine;
+using tools::ParseCommandLine;
+using tools::kExitBadInput;
+using tools::kExitOk;
+
+namespace {
+
+int Fail(std::string& err, const std::string& message) {
+  err += "benchprof trace-summary: " + OneLine(message) + "\n";
+  return kExitBadInput;
+}
+
+}  // namespace
+
+std::string TraceSummaryHelp() {
+  return R"(Usage: benchprof trace-summary [--format=text|json] FILE
+
+Summarizes an execution trace written by `bench --trace=FILE` (Chrome
+trace-event JSON, see docs/trace-format.md; a bare JSON array of events, the
+trace-event "array format", is accepted too):
+
+  - the traced interval (from the earliest to the latest event time), the
+    number of events, and the number of events the recorder dropped because
+    its buffers were full;
+  - per thread, from the per-thread CPU counters: busy, the share of the
+    traced interval the thread ran on a CPU, idle = 100% - busy, and busy
+    time; "parallelism" is the sum of the busy shares, the mean number of
+    threads running, against the CPUs the traced process could use.
+    Busiest first; threads with a name but no CPU samples last, with "—";
+  - per task type (benchprof::NewTask; from its begin to its end, which may
+    be on another thread) and per region name (benchprof::StartRegion; from
+    its begin to its end on one thread): count, total, min, p50, p90, p99
+    and max duration. Durations print as whole ns below 1µs, then in µs, ms
+    or s with four significant digits; --format=json gives integer ns.
+
+Percentiles are nearest-rank: pN is the duration at rank ceil(N/100 * count)
+of the durations sorted ascending, i.e. the smallest duration with at least
+N% of the durations at or below it. It is always a duration that occurred
+(no interpolation); with fewer than 100 durations, p99 is the max.
+
+The file is streamed, so a trace of millions of events is read in little
+memory, except that every task and region duration is kept (8 bytes each)
+for exact percentiles: memory grows with the number of tasks and regions.
+
+Begins without an end and ends without a begin are counted, reported and
+left out of the durations; they do not make the summary fail. A trace that
+was cut short (the bench process was killed while writing it) is summarized
+up to its last complete event, with a warning: spans and tasks whose ends
+were lost count as unmatched, and busy shares use the last CPU sample of
+each thread up to the end of what was recorded.
+
+Flags:
+  --format=text|json  output format (default text)
+  --help              print this help
+
+Exit codes:
+  0  summarized (warnings, if any, on standard error)
+  3  bad input: a missing, unreadable, empty or malformed file, a file that
+     is not a trace, or a bad flag
+)";
+}
+
+int RunTraceSummaryCommand(const std::vector<std::string>& args, std::string& out,
+                           std::string& err) {
+  const CommandLine cl = ParseCommandLine(args, {"format"});
+  if (!cl.error.empty()) return Fail(err, cl.error + " (see benchprof trace-summary --help)");
+  TraceSummaryFormat format = TraceSummaryFormat::kText;
+  for (const Flag& flag : cl.flags) {
+    const std::string spelled = "--" + flag.name + (flag.has_value ? "=" + flag.value : "");
+    if (flag.name == "help" || flag.name == "h") {
+      out += TraceSummaryHelp();
+      return kExitOk;
+    }
+    if (flag.name == "format") {
+      const std::optional<TraceSummaryFormat> f = ParseTraceSummaryFormat(flag.value);
+      if (!f) return Fail(err, spelled + ": expected text or json");
+      format = *f;
+    } else {
+      return Fail(err, "unknown flag " + spelled + " (see benchprof trace-summary --help)");
+    }
+  }
+  std::vector<std::string> files = cl.operands;
+  files.insert(files.end(), cl.after_separator.begin(), cl.after_separator.end());
+  if (files.size() != 1) {
+    return Fail(err, "expected one trace file (got " + std::to_string(files.size()) +
+                         "; see benchprof trace-summary --help)");
+  }
+  const std::string& path = files[0];
+
+  TraceSummarizer summarizer;
+  const StatusOr<TraceFileInfo> info =
+      ReadTraceFile(path, [&summarizer](const TraceEvent& event) { summarizer.Add(event); });
+  if (!info.ok()) return Fail(err, info.status().message());
+  const TraceSummary summary = std::move(summarizer).Finish(path, *info);
+  for (const std::string& warning : summary.warnings) {
+    err += "benchprof trace-summary: warning: " + OneLine(path + ": " + warning) + "\n";
+  }
+  out += RenderTraceSummary(summary, format);
+  return kExitOk;
+}
+
+}  // namespace benchprof::trace_summary

@@ -1,0 +1,61 @@
+// Chrome trace-event JSON ("JSON object format"), the file `--trace`
+// writes: Perfetto UI, chrome://tracing and speedscope open it. The exact
+// contract with `benchprof trace-summary` is docs/trace-format.md.
+//
+// Events are streamed to the file as they come (one per line), so the
+// writer's memory does not grow with the trace; the file is complete only
+// after End().
+//
+//   auto json = std::make_unique<ChromeJsonWriter>("trace.json.tmp");
+//   json->Begin(info); json->Add(event); ...; Status done = json->End(totals);
+//
+// Thread-safety: thread-compatible.
+#ifndef BENCHPROF_TRACER_CHROME_JSON_WRITER_H_
+#define BENCHPROF_TRACER_CHROME_JSON_WRITER_H_
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "tracer/trace_formatter.h"
+
+namespace benchprof::tracer {
+
+class ChromeJsonWriter final : public TraceFormatter {
+ public:
+  // Writes to `path` (created or truncated at Begin()).
+  explicit ChromeJsonWriter(std::string path) : path_(std::move(path)) {}
+  ~ChromeJsonWriter() override;
+
+  void Begin(const TraceInfo& info) override;
+  void Add(const TraceEvent& event) override;
+  Status End(const TraceTotals& totals) override;
+  uint64_t events_written() const override { return events_; }
+
+ private:
+  // Starts an entry: separator, then {"ph":"<ph>","pid":..,"tid":..,"ts":..
+  void Open(char ph, pid_t tid, int64_t ts_ns);
+  void Field(const char* key, std::string_view text);  // ,"key":"text"
+  void Number(const char* key, uint64_t value);        // ,"key":value
+  void Close();                                        // }
+  // A counter event with args.busy (four decimals).
+  void BusyCounter(const TraceEvent& e, std::string_view category, std::string_view name,
+                   double busy);
+  void FlushIfLarge();
+
+  const std::string path_;
+  std::FILE* file_ = nullptr;
+  std::string buffer_;
+  std::string open_error_;  // why the file could not be created
+  std::string clock_;
+  uint32_t cpus_ = 0;
+  pid_t pid_ = 0;
+  uint64_t events_ = 0;
+  bool write_failed_ = false;
+};
+
+}  // namespace benchprof::tracer
+
+#endif  // BENCHPROF_TRACER_CHROME_JSON_WRITER_H_

@@ -1,0 +1,249 @@
+// The benchprof binary as CI uses it: exit codes, one-line errors for every
+// kind of bad input, output formats, several files per side, convert, and
+// real output of the `bench` binary.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "common/json_value.h"
+#include "tools/results/benchfmt_reader.h"
+#include "support/subprocess.h"
+
+namespace benchprof {
+namespace {
+
+using testing::FileExists;
+using testing::ProcessResult;
+using testing::ReadFile;
+using testing::RunProcess;
+using testing::TempDir;
+
+const std::string kTestData = COMPARE_TESTDATA_DIR;
+const std::string kBase = kTestData + "/base.json";
+const std::string kHead = kTestData + "/head.json";
+
+ProcessResult Benchprof(std::vector<std::string> args) {
+  args.insert(args.begin(), BENCHPROF_PATH);
+  return RunProcess(args);
+}
+
+void Write(const std::string& path, const std::string& contents) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << contents;
+}
+
+std::string LastLine(const std::string& text) {
+  std::string t = text;
+  while (!t.empty() && t.back() == '\n') t.pop_back();
+  return t.substr(t.rfind('\n') + 1);
+}
+
+// Exactly one line on stderr, nothing on stdout, exit 3.
+void ExpectBadInput(const ProcessResult& r, const std::string& must_contain) {
+  EXPECT_EQ(r.exit_code, 3) << r.stderr_text;
+  EXPECT_EQ(r.stdout_text, "");
+  ASSERT_FALSE(r.stderr_text.empty());
+  EXPECT_EQ(r.stderr_text.find('\n'), r.stderr_text.size() - 1) << r.stderr_text;
+  EXPECT_NE(r.stderr_text.find(must_contain), std::string::npos) << r.stderr_text;
+}
+
+TEST(CompareCliTest, HelpAndUsage) {
+  ProcessResult r = Benchprof({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.stdout_text.find("compare"), std::string::npos);
+  EXPECT_NE(r.stdout_text.find("convert"), std::string::npos);
+  r = Benchprof({"compare", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.stdout_text.find("3  bad input"), std::string::npos);
+  r = Benchprof({"help", "convert"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.stdout_text.find("Usage: benchprof convert"), std::string::npos);
+  r = Benchprof({});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.stderr_text.find("Usage: benchprof"), std::string::npos);
+  ExpectBadInput(Benchprof({"frobnicate"}), "benchprof: unknown command \"frobnicate\"");
+}
+
+TEST(CompareCliTest, RegressionExitsOneAndSaysWhy) {
+  TempDir dir;
+  const ProcessResult r =
+      Benchprof({"compare", "--regressions-file=" + dir.File("regressed"), kBase, kHead});
+  EXPECT_EQ(r.exit_code, 1) << r.stderr_text;
+  EXPECT_EQ(r.stderr_text, "");
+  EXPECT_EQ(LastLine(r.stdout_text), "verdict: regression (exit code 1)");
+  EXPECT_NE(r.stdout_text.find("BM_AlgorithmOne"), std::string::npos);
+  EXPECT_NE(r.stdout_text.find("REGRESSION"), std::string::npos);
+  EXPECT_EQ(ReadFile(dir.File("regressed")), "BM_AlgorithmOne\t1.2024\nBM_Vector/8\t1.002\n");
+}
+
+TEST(CompareCliTest, NoRegressionAndInconclusive) {
+  ProcessResult r = Benchprof({"compare", "--filter=BM_Algorithm", kBase, kBase});
+  EXPECT_EQ(r.exit_code, 0) << r.stdout_text;
+  EXPECT_EQ(LastLine(r.stdout_text), "verdict: no regression (exit code 0)");
+
+  // BM_Rare has 3 repetitions per side.
+  r = Benchprof({"compare", kBase, kBase});
+  EXPECT_EQ(r.exit_code, 2) << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("Inconclusive:"), std::string::npos);
+
+  TempDir dir;
+  Write(dir.File("other.txt"), "BenchmarkOther 1 5 ns/op\n");
+  Write(dir.File("mine.txt"), "BenchmarkMine 1 5 ns/op\n");
+  r = Benchprof({"compare", dir.File("mine.txt"), dir.File("other.txt")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.stdout_text.find("base and head share no benchmark"), std::string::npos);
+}
+
+TEST(CompareCliTest, SeveralFilesPerSide) {
+  const ProcessResult r = Benchprof({"compare", "--format=json", kBase, kBase, "--", kHead, kHead});
+  EXPECT_EQ(r.exit_code, 1);
+  StatusOr<json::Value> doc = json::Parse(r.stdout_text);
+  ASSERT_TRUE(doc.ok()) << doc.status().message();
+  EXPECT_EQ(doc->Find("exit_code")->as_number(), 1);
+  EXPECT_EQ(doc->Find("verdict")->as_string(), "regression");
+  EXPECT_EQ(doc->Find("base_files")->as_array().size(), 2u);
+  const json::Value& first = doc->Find("rows")->as_array().front();
+  EXPECT_EQ(first.Find("base")->Find("n")->as_number(), 20);
+}
+
+TEST(CompareCliTest, OutputFormats) {
+  ProcessResult r = Benchprof({"compare", "--format=markdown", kBase, kHead});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.stdout_text.rfind("### benchprof compare: regression", 0), 0u);
+  EXPECT_NE(
+      r.stdout_text.find("| `BM_Vector/8` | 1 | 2 | +100.00% | exact n=10 | **REGRESSION** |"),
+      std::string::npos)
+      << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("Verdict: **regression (exit code 1)**"), std::string::npos);
+}
+
+TEST(CompareCliTest, EveryBadInputIsExitThreeWithOneLine) {
+  TempDir dir;
+  const std::string json = ReadFile(kBase);
+  Write(dir.File("empty.json"), "");
+  Write(dir.File("truncated.json"), json.substr(0, json.size() / 2));
+  Write(dir.File("garbage.bin"), std::string("\x7f"
+                                             "ELF\x02\x01\x01\0\0\0",
+                                             10));
+  Write(dir.File("other.json"), "{\"results\": []}");
+  Write(dir.File("text.txt"), "BenchmarkBM_AlgorithmOne 1 5 ns/op\n");
+  Write(dir.File("bad.txt"), "BenchmarkA 10 5\n");
+
+  ExpectBadInput(Benchprof({"compare", dir.File("missing.json"), kHead}),
+                 dir.File("missing.json") + ": cannot open: No such file or directory");
+  ExpectBadInput(Benchprof({"compare", kBase, dir.File("empty.json")}),
+                 dir.File("empty.json") + ": empty file");
+  ExpectBadInput(Benchprof({"compare", kBase, dir.File("truncated.json")}),
+                 "unexpected end of input (truncated?)");
+  ExpectBadInput(Benchprof({"compare", dir.File("garbage.bin"), kHead}),
+                 dir.File("garbage.bin") + ": binary file");
+  ExpectBadInput(Benchprof({"compare", kBase, dir.File("other.json")}),
+                 "other.json: not Google Benchmark JSON: no \"benchmarks\" array");
+  ExpectBadInput(Benchprof({"compare", kBase, dir.File("text.txt")}),
+                 "text.txt: is Go benchmark text but " + kBase + " is Google Benchmark JSON");
+  ExpectBadInput(Benchprof({"compare", dir.File("bad.txt"), dir.File("text.txt")}),
+                 "bad.txt: line 1: missing unit after 5");
+  ExpectBadInput(Benchprof({"compare", kBase, kBase, "--", kHead, dir.File("text.txt")}),
+                 "text.txt: is Go benchmark text");
+  ExpectBadInput(Benchprof({"compare", dir.File("")}), "expected two files");
+  ExpectBadInput(Benchprof({"compare", kBase}), "expected two files, BASE and HEAD");
+  ExpectBadInput(Benchprof({"compare", kBase, kHead, kHead}), "(got 3;");
+  ExpectBadInput(Benchprof({"compare", kBase, "--"}), "no head file");
+  ExpectBadInput(Benchprof({"compare", "--bogus", kBase, kHead}), "unknown flag --bogus");
+  ExpectBadInput(Benchprof({"compare", "--format=xml", kBase, kHead}),
+                 "--format=xml: expected text, markdown or json");
+  ExpectBadInput(Benchprof({"compare", "--alpha=1.5", kBase, kHead}), "--alpha=1.5");
+  ExpectBadInput(Benchprof({"compare", "--confidence=x", kBase, kHead}), "--confidence=x");
+  ExpectBadInput(Benchprof({"compare", "--threshold=time:fast", kBase, kHead}),
+                 "--threshold=time:fast");
+  ExpectBadInput(Benchprof({"compare", "--threshold=BM_(=time:5%", kBase, kHead}),
+                 "invalid regular expression");
+  ExpectBadInput(Benchprof({"compare", "--filter=(", kBase, kHead}), "--filter=(");
+  ExpectBadInput(Benchprof({"compare", kBase, kHead, "--format"}), "needs a value");
+  ExpectBadInput(Benchprof({"compare", "--regressions-file=/nonexistent/dir/x", kBase, kHead}),
+                 "--regressions-file");
+  ExpectBadInput(Benchprof({"compare", kBase, dir.path()}), ": is a directory");
+}
+
+TEST(CompareCliTest, FlagsTakeTheirValueFromTheNextArgumentToo) {
+  const ProcessResult r = Benchprof({"compare", "-format", "json", "-alpha", "0.01", kBase, kHead});
+  EXPECT_EQ(r.exit_code, 1) << r.stderr_text;
+  StatusOr<json::Value> doc = json::Parse(r.stdout_text);
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(doc->Find("alpha")->as_number(), 0.01);
+}
+
+TEST(ConvertCliTest, ConvertsToGoText) {
+  ProcessResult r = Benchprof({"convert", "--to=go", kBase});
+  EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.stdout_text, ReadFile(std::string(COMPARE_GOLDEN_DIR) + "/base.go.txt"));
+
+  TempDir dir;
+  r = Benchprof({"convert", "--out=" + dir.File("head.txt"), "--assume-exact", kHead});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.stdout_text, "");
+  EXPECT_EQ(r.stderr_text, "benchprof convert: warning: " + kHead +
+                               ": BM_Broken: 1 of 1 repetitions failed (boom); they are ignored\n");
+  const std::string text = ReadFile(dir.File("head.txt"));
+  EXPECT_EQ(text.rfind("Unit allocs/op assume=exact\nUnit B/op assume=exact\n", 0), 0u);
+
+  // The converted files compare like the JSON they came from.
+  Write(dir.File("base.txt"), ReadFile(std::string(COMPARE_GOLDEN_DIR) + "/base.go.txt"));
+  r = Benchprof({"compare", dir.File("base.txt"), dir.File("head.txt")});
+  EXPECT_EQ(r.exit_code, 1) << r.stdout_text << r.stderr_text;
+}
+
+TEST(ConvertCliTest, BadInputIsExitThree) {
+  TempDir dir;
+  Write(dir.File("text.txt"), "BenchmarkA 1 5 ns/op\n");
+  Write(dir.File("bad.json"), "{\"benchmarks\": [{\"name\": 1}]}");
+  ExpectBadInput(Benchprof({"convert", "--to=csv", kBase}), "the only output format is go");
+  ExpectBadInput(Benchprof({"convert"}), "no input file");
+  ExpectBadInput(Benchprof({"convert", dir.File("text.txt")}), "not Google Benchmark JSON");
+  ExpectBadInput(Benchprof({"convert", dir.File("bad.json")}),
+                 "bad.json: benchmarks[0]: \"name\" is a number, expected a string");
+  ExpectBadInput(Benchprof({"convert", "--out=/nonexistent/x.txt", kBase}), "--out");
+  ExpectBadInput(Benchprof({"convert", "--frob", kBase}), "unknown flag --frob");
+  EXPECT_FALSE(FileExists("/nonexistent/x.txt"));
+}
+
+TEST(CompareCliTest, RealBenchOutput) {
+  // What `bench --benchmem --benchmark_repetitions=N --benchmark_out=...`
+  // writes is read as is; comparing a run with itself is never a regression.
+  // Sanitizer builds count no allocations, so --benchmem is refused there.
+  TempDir dir;
+  const std::string out = dir.File("run.json");
+  std::vector<std::string> argv = {BENCH_PATH,
+                                   "--benchmark_filter=BM_Algorithm",
+                                   "--benchmark_repetitions=5",
+                                   "--benchmark_min_time=0.01",
+                                   "--benchmark_out=" + out,
+                                   "--benchmark_out_format=json"};
+  if (ALLOC_HOOKS_ENABLED) argv.push_back("--benchmem");
+  const ProcessResult bench = RunProcess(argv);
+  ASSERT_EQ(bench.exit_code, 0) << bench.stderr_text;
+  ProcessResult r = Benchprof({"compare", out, out});
+  EXPECT_EQ(r.exit_code, 0) << r.stdout_text << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("BM_AlgorithmOne"), std::string::npos) << r.stdout_text;
+  if (ALLOC_HOOKS_ENABLED) {
+    EXPECT_NE(r.stdout_text.find("allocs/op"), std::string::npos) << r.stdout_text;
+    EXPECT_NE(r.stdout_text.find("exact n=5"), std::string::npos) << r.stdout_text;
+  }
+
+  r = Benchprof({"convert", "--to=go", out});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const StatusOr<results::GoBenchText> text = results::ParseGoBenchText(r.stdout_text);
+  ASSERT_TRUE(text.ok()) << text.status().message();
+  ASSERT_GE(text->results.size(), 10u);  // 2+ benchmarks x 5 repetitions
+  for (const results::GoBenchResult& result : text->results) {
+    EXPECT_EQ(result.name.rfind("BM_Algorithm", 0), 0u) << result.name;
+    EXPECT_EQ(result.values.front().first, "ns/op");
+    if (ALLOC_HOOKS_ENABLED) {
+      EXPECT_EQ(result.values.back().first, "allocs/op");
+    }
+  }
+}
+
+}  // namespace
+}  // namespace benchprof

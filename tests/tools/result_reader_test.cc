@@ -1,0 +1,277 @@
+// Reading Google Benchmark JSON and Go benchmark text into samples, and
+// every kind of bad input the compare tool must reject with a one-line
+// message that names the file.
+#include "tools/results/result_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "tools/results/benchfmt_reader.h"
+#include "tools/results/gbench_json.h"
+
+namespace benchprof::results {
+namespace {
+
+// A trimmed copy of what Google Benchmark 1.7.1 wrote on this machine, with
+// repetitions, aggregates (including the bare NaN of a cv row), a failed
+// benchmark and user counters.
+constexpr char kGbenchJson[] = R"({
+  "context": {"date": "2026-11-22T09:33:10+00:00", "host_name": "vm",
+              "executable": "./bench", "num_cpus": 2, "mhz_per_cpu": 2596,
+              "load_avg": [1.0, 0.3], "library_build_type": "debug"},
+  "benchmarks": [
+    {"name": "BM_Vec/8", "run_name": "BM_Vec/8", "run_type": "iteration", "repetitions": 2,
+     "repetition_index": 0, "threads": 1, "iterations": 1565301,
+     "real_time": 2.96e+01, "cpu_time": 1.80e+01, "time_unit": "ns",
+     "B/op": 8.0, "allocs/op": 1.0},
+    {"name": "BM_Vec/8", "run_name": "BM_Vec/8", "run_type": "iteration", "repetitions": 2,
+     "repetition_index": 1, "threads": 1, "iterations": 1565301,
+     "real_time": 3.00e+01, "cpu_time": 1.90e+01, "time_unit": "ns",
+     "B/op": 8.0, "allocs/op": 1.0},
+    {"name": "BM_Vec/8_mean", "run_name": "BM_Vec/8", "run_type": "aggregate", "repetitions": 2,
+     "threads": 1, "aggregate_name": "mean", "aggregate_unit": "time", "iterations": 2,
+     "real_time": 2.98e+01, "cpu_time": 1.85e+01, "time_unit": "ns", "B/op": 8.0, "allocs/op": 1.0},
+    {"name": "BM_Vec/8_cv", "run_name": "BM_Vec/8", "run_type": "aggregate", "repetitions": 2,
+     "threads": 1, "aggregate_name": "cv", "aggregate_unit": "percentage", "iterations": 2,
+     "real_time": 0.01, "cpu_time": 0.02, "time_unit": "ns", "B/op": NaN, "allocs/op": NaN},
+    {"name": "BM_Sleep/real_time", "run_name": "BM_Sleep/real_time", "run_type": "iteration",
+     "repetitions": 1, "repetition_index": 0, "threads": 1, "iterations": 10,
+     "real_time": 1.5, "cpu_time": 0.01, "time_unit": "ms", "items_per_second": 1e6},
+    {"name": "BM_Err", "run_name": "BM_Err", "run_type": "iteration", "repetitions": 1,
+     "repetition_index": 0, "threads": 1, "error_occurred": true, "error_message": "boom",
+     "iterations": 1, "real_time": 0.0, "cpu_time": 0.0, "time_unit": "ns"}
+  ]
+}
+)";
+
+TEST(ResultReaderTest, ReadsGoogleBenchmarkJson) {
+  ResultSet set;
+  ASSERT_TRUE(AddResultText("base.json", kGbenchJson, set).ok());
+  EXPECT_EQ(set.format, InputFormat::kGoogleBenchmarkJson);
+  ASSERT_EQ(set.benchmarks.size(), 2u);  // the failed one has no samples
+
+  const BenchmarkSamples* vec = set.Find("BM_Vec/8");
+  ASSERT_NE(vec, nullptr);
+  EXPECT_EQ(vec->time_metric, "cpu_time");
+  EXPECT_EQ(*vec->Find("cpu_time"), (std::vector<double>{18.0, 19.0}));  // raw rows only
+  EXPECT_EQ(*vec->Find("real_time"), (std::vector<double>{29.6, 30.0}));
+  EXPECT_EQ(*vec->Find("allocs/op"), (std::vector<double>{1, 1}));
+  EXPECT_EQ(*vec->Find("B/op"), (std::vector<double>{8, 8}));
+
+  const BenchmarkSamples* sleep = set.Find("BM_Sleep/real_time");
+  ASSERT_NE(sleep, nullptr);
+  EXPECT_EQ(sleep->time_metric, "real_time");
+  EXPECT_EQ(*sleep->Find("real_time"), std::vector<double>{1.5e6});  // ms -> ns
+  EXPECT_EQ(set.metrics.at("allocs/op").kind, MetricKind::kExact);
+  EXPECT_EQ(set.metrics.at("cpu_time").kind, MetricKind::kTime);
+  EXPECT_EQ(set.metrics.at("cpu_time").unit, "ns/op");
+  EXPECT_EQ(set.metrics.at("items_per_second").kind, MetricKind::kCounter);
+  EXPECT_TRUE(set.metrics.at("items_per_second").higher_is_better);
+
+  ASSERT_EQ(set.warnings.size(), 1u);
+  EXPECT_EQ(set.warnings[0],
+            "base.json: BM_Err: 1 of 1 repetitions failed (boom); they are ignored");
+  EXPECT_EQ(set.config.front(), (std::pair<std::string, std::string>{"host_name", "vm"}));
+}
+
+TEST(ResultReaderTest, AggregatesOnlyFileUsesTheMedianWithAWarning) {
+  const char* text = R"({"benchmarks": [
+    {"name": "BM_A_mean", "run_name": "BM_A", "run_type": "aggregate", "aggregate_name": "mean",
+     "iterations": 3, "real_time": 10, "cpu_time": 9, "time_unit": "ns"},
+    {"name": "BM_A_median", "run_name": "BM_A", "run_type": "aggregate", "aggregate_name": "median",
+     "iterations": 3, "real_time": 11, "cpu_time": 8, "time_unit": "ns"},
+    {"name": "BM_A_stddev", "run_name": "BM_A", "run_type": "aggregate", "aggregate_name": "stddev",
+     "iterations": 3, "real_time": 1, "cpu_time": 1, "time_unit": "ns"}]})";
+  ResultSet set;
+  ASSERT_TRUE(AddResultText("agg.json", text, set).ok());
+  EXPECT_EQ(*set.Find("BM_A")->Find("cpu_time"), std::vector<double>{8});
+  ASSERT_EQ(set.warnings.size(), 1u);
+  EXPECT_NE(set.warnings[0].find("agg.json: BM_A: no raw repetitions"), std::string::npos);
+  EXPECT_NE(set.warnings[0].find("its median counts as one sample"), std::string::npos);
+}
+
+TEST(ResultReaderTest, SeveralFilesPerSidePoolTheirSamples) {
+  ResultSet set;
+  ASSERT_TRUE(AddResultText("r1.json", kGbenchJson, set).ok());
+  ASSERT_TRUE(AddResultText("r2.json", kGbenchJson, set).ok());
+  EXPECT_EQ(set.Find("BM_Vec/8")->Find("cpu_time")->size(), 4u);
+  EXPECT_EQ(set.files, (std::vector<std::string>{"r1.json", "r2.json"}));
+  const Status mixed = AddResultText("r3.txt", "BenchmarkX 1 2 ns/op\n", set);
+  ASSERT_FALSE(mixed.ok());
+  EXPECT_EQ(mixed.message(),
+            "r3.txt: is Go benchmark text but r1.json is Google Benchmark JSON; convert JSON "
+            "with `benchprof convert --to=go` to mix them");
+}
+
+TEST(ResultReaderTest, ReadsGoBenchmarkText) {
+  const char* text =
+      "goos: linux\n"
+      "goarch: amd64\n"
+      "pkg: example.com/gobench\n"
+      "cpu: AMD EPYC\n"
+      "Unit frames assume=exact better=higher\n"
+      "BenchmarkWork-2    \t  207159\t      1145 ns/op\t       0 B/op\t       0 allocs/op\n"
+      "BenchmarkWork-2    \t  207159\t      1150 ns/op\t       0 B/op\t       0 allocs/op\n"
+      "BenchmarkEncode/format=json-2 \t 1000 \t 10.5 ns/op \t 95.3 MB/s \t 3 frames\n"
+      "BenchmarkNameOnly\n"
+      "--- BENCH: BenchmarkWork-2\n"
+      "PASS\n"
+      "ok  \texample.com/gobench\t1.560s\n";
+  ResultSet set;
+  ASSERT_TRUE(AddResultText("old.txt", text, set).ok());
+  EXPECT_EQ(set.format, InputFormat::kGoText);
+  ASSERT_EQ(set.benchmarks.size(), 2u);
+  const BenchmarkSamples* work = set.Find("Work-2");
+  ASSERT_NE(work, nullptr);
+  EXPECT_EQ(work->time_metric, "ns/op");
+  EXPECT_EQ(*work->Find("ns/op"), (std::vector<double>{1145, 1150}));
+  EXPECT_EQ(*work->Find("allocs/op"), (std::vector<double>{0, 0}));
+  EXPECT_EQ(set.metrics.at("ns/op").kind, MetricKind::kTime);
+  EXPECT_EQ(set.metrics.at("B/op").kind, MetricKind::kExact);
+  EXPECT_EQ(set.metrics.at("frames").kind, MetricKind::kExact);
+  EXPECT_TRUE(set.metrics.at("frames").higher_is_better);
+  EXPECT_TRUE(set.metrics.at("MB/s").higher_is_better);
+  ASSERT_GE(set.config.size(), 4u);
+  EXPECT_EQ(set.config[3], (std::pair<std::string, std::string>{"cpu", "AMD EPYC"}));
+}
+
+TEST(BenchfmtReaderTest, ConfigLinesFollowTheGrammar) {
+  const StatusOr<GoBenchText> text = ParseGoBenchText(
+      "commit: abc\n"
+      "Not-config: x\n"  // upper case: not a key
+      "has space: x\n"   // space in the key
+      "key:novalue\n"    // no space after the colon
+      "commit:\n"        // empty value deletes
+      "note: a b  c  \n"
+      "BenchmarkA 1 2 ns/op\n"
+      "later: ignored for the first result\n");
+  ASSERT_TRUE(text.ok()) << text.status().message();
+  EXPECT_EQ(text->config, (std::vector<std::pair<std::string, std::string>>{{"note", "a b  c"}}));
+  ASSERT_EQ(text->results.size(), 1u);
+  EXPECT_EQ(text->results[0].name, "A");
+  EXPECT_EQ(text->results[0].iterations, 1);
+}
+
+// Each bad input, the message the tool prints after "benchprof compare: ".
+struct BadInput {
+  const char* name;
+  std::string contents;
+  const char* message;
+};
+
+TEST(ResultReaderTest, EveryBadInputIsOneLineNamingTheFile) {
+  const std::string truncated = std::string(kGbenchJson).substr(0, 700);
+  const BadInput cases[] = {
+      {"empty", "", "f: empty file"},
+      {"blank", "  \n\t\n", "f: empty file"},
+      {"binary",
+       std::string("\x7f"
+                   "ELF\0\0",
+                   6),
+       "f: binary file (NUL byte at offset 4), expected Google Benchmark JSON or Go benchmark "
+       "text"},
+      {"truncated", truncated, "f: line 12, column 46: unexpected end of input (truncated?)"},
+      {"syntax", "{\"benchmarks\": [}", "f: line 1, column 17: expected a value"},
+      {"not gbench", "{\"foo\": 1}", "f: not Google Benchmark JSON: no \"benchmarks\" array"},
+      {"benchmarks not array", "{\"benchmarks\": {}}",
+       "f: not Google Benchmark JSON: \"benchmarks\" is an object, expected an array"},
+      {"no rows", "{\"benchmarks\": []}", "f: no benchmark results (\"benchmarks\" is empty)"},
+      {"row not object", "{\"benchmarks\": [3]}",
+       "f: benchmarks[0]: expected an object, found number"},
+      {"no name", "{\"benchmarks\": [{\"real_time\": 1, \"cpu_time\": 1}]}",
+       "f: benchmarks[0]: no \"name\""},
+      {"time as string",
+       "{\"benchmarks\": [{\"name\": \"BM_A\", \"real_time\": \"1\", \"cpu_time\": 1}]}",
+       "f: benchmarks[0] (BM_A): \"real_time\" is a string, expected a number"},
+      {"no times", "{\"benchmarks\": [{\"name\": \"BM_A\", \"iterations\": 3}]}",
+       "f: benchmarks[0] (BM_A): no \"real_time\" and \"cpu_time\""},
+      {"unknown unit",
+       "{\"benchmarks\": [{\"name\": \"BM_A\", \"real_time\": 1, \"cpu_time\": 1, \"time_unit\": "
+       "\"xs\"}]}",
+       "f: benchmarks[0] (BM_A): unknown \"time_unit\" \"xs\" (expected ns, us, ms or s)"},
+      {"negative time",
+       "{\"benchmarks\": [{\"name\": \"BM_A\", \"real_time\": -1, \"cpu_time\": 1}]}",
+       "f: benchmarks[0] (BM_A): \"real_time\" must be a finite number >= 0"},
+      {"NaN time", "{\"benchmarks\": [{\"name\": \"BM_A\", \"real_time\": NaN, \"cpu_time\": 1}]}",
+       "f: benchmarks[0] (BM_A): \"real_time\" must be a finite number >= 0"},
+      {"bad run_type",
+       "{\"benchmarks\": [{\"name\": \"BM_A\", \"run_type\": \"x\", \"real_time\": 1, "
+       "\"cpu_time\": 1}]}",
+       "f: benchmarks[0] (BM_A): unknown \"run_type\" \"x\" (expected \"iteration\" or "
+       "\"aggregate\")"},
+      {"all failed",
+       "{\"benchmarks\": [{\"name\": \"BM_A\", \"error_occurred\": true, \"error_message\": \"x\", "
+       "\"real_time\": 0, \"cpu_time\": 0}]}",
+       "f: no successful benchmark results (every row failed)"},
+      {"go no results", "goos: linux\nPASS\n",
+       "f: no benchmark results (expected Google Benchmark JSON, or Go benchmark text lines "
+       "\"Benchmark<Name> <iterations> <value> <unit> ...\")"},
+      {"go bad iterations", "BenchmarkA x 1 ns/op\n",
+       "f: line 1: iteration count \"x\" is not a non-negative integer"},
+      {"go missing measurements", "goos: linux\nBenchmarkA 100\n",
+       "f: line 2: missing measurements"},
+      {"go missing unit", "BenchmarkA 100 5 ns/op 7\n", "f: line 1: missing unit after 7"},
+      {"go bad value", "BenchmarkA 100 fast ns/op\n",
+       "f: line 1: measurement \"fast\" is not a number"},
+      {"go bad unit line", "Unit ns/op better=sideways\nBenchmarkA 1 2 ns/op\n",
+       "f: line 1: better=sideways: expected higher or lower"},
+  };
+  for (const BadInput& c : cases) {
+    ResultSet set;
+    const Status s = AddResultText("f", c.contents, set);
+    ASSERT_FALSE(s.ok()) << c.name;
+    EXPECT_EQ(s.message(), c.message) << c.name;
+    EXPECT_EQ(s.message().find('\n'), std::string::npos) << c.name;
+  }
+}
+
+TEST(ResultReaderTest, EveryPrefixOfAFileIsHandled) {
+  // Truncation anywhere: an error or (for a cut after the last row's
+  // closing brace) a smaller result, never a crash.
+  const std::string full = kGbenchJson;
+  for (size_t n = 0; n < full.size(); ++n) {
+    ResultSet set;
+    const Status s = AddResultText("f", full.substr(0, n), set);
+    if (!s.ok()) {
+      EXPECT_EQ(s.message().rfind("f: ", 0), 0u) << n;
+    }
+  }
+}
+
+TEST(ResultReaderTest, UnreadableFiles) {
+  StatusOr<ResultSet> r = ReadResultFiles({"/nonexistent/base.json"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "/nonexistent/base.json: cannot open: No such file or directory");
+  r = ReadResultFiles({"/"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "/: is a directory");
+}
+
+TEST(GbenchJsonTest, UsesRealTime) {
+  EXPECT_TRUE(UsesRealTime("BM_A/real_time"));
+  EXPECT_TRUE(UsesRealTime("BM_A/8/process_time/real_time/threads:2"));
+  EXPECT_TRUE(UsesRealTime("BM_M/iterations:3/manual_time"));
+  EXPECT_FALSE(UsesRealTime("BM_A/8/threads:2"));
+  EXPECT_FALSE(UsesRealTime("BM_real_time"));
+  EXPECT_FALSE(UsesRealTime("BM_A/process_time"));
+}
+
+TEST(GbenchJsonTest, CountersAndNaNAreKept) {
+  const StatusOr<GbenchResults> r = ParseGbenchJson(kGbenchJson);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->rows.size(), 6u);
+  const GbenchRow& cv = r->rows[3];
+  EXPECT_TRUE(cv.aggregate);
+  EXPECT_EQ(cv.aggregate_name, "cv");
+  ASSERT_EQ(cv.counters.size(), 2u);
+  EXPECT_TRUE(std::isnan(cv.counters[0].second));
+  EXPECT_EQ(r->rows[0].counters,
+            (std::vector<std::pair<std::string, double>>{{"B/op", 8}, {"allocs/op", 1}}));
+  EXPECT_TRUE(r->rows[5].error);
+  EXPECT_EQ(r->rows[5].error_message, "boom");
+}
+
+}  // namespace
+}  // namespace benchprof::results

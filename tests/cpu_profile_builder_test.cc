@@ -9,7 +9,17 @@
 #include <string>
 #include <vector>
 
-namespace benchprof {
+namespace benchprof::aggregate {
+
+using aggregate::CpuProfileBuilder;
+using aggregate::LoadedModules;
+using aggregate::LostSamples;
+using aggregate::RunLabel;
+using aggregate::Symbolizer;
+using encode::ProfileData;
+using encode::ProfileFunction;
+using encode::ProfileSample;
+
 namespace {
 
 [[gnu::noinline]] uintptr_t ReturnAddressOfACall() {
@@ -66,11 +76,11 @@ TEST_F(CpuProfileBuilderTest, LeafIsExactAndCallersAreOneByteBack) {
   EXPECT_EQ(p.locations[sample.location_indexes[0]].address, leaf);
   EXPECT_EQ(p.locations[sample.location_indexes[1]].address, caller - 1);
   const ProfileFunction& leaf_function = FunctionAt(p, sample.location_indexes[0]);
-  EXPECT_EQ(leaf_function.name, "benchprof::(anonymous namespace)::Leaf");
+  EXPECT_EQ(leaf_function.name, "benchprof::aggregate::(anonymous namespace)::Leaf");
   EXPECT_EQ(leaf_function.filename, __FILE__);
   EXPECT_EQ(leaf_function.start_line, kLeafLine);
   EXPECT_EQ(FunctionAt(p, sample.location_indexes[1]).name,
-            "benchprof::(anonymous namespace)::CpuProfileBuilderTest_"
+            "benchprof::aggregate::(anonymous namespace)::CpuProfileBuilderTest_"
             "LeafIsExactAndCallersAreOneByteBack_Test::TestBody");
 }
 
@@ -119,4 +129,4 @@ TEST_F(CpuProfileBuilderTest, LostAndTruncatedSamplesStayVisible) {
 }
 
 }  // namespace
-}  // namespace benchprof
+}  // namespace benchprof::aggregate

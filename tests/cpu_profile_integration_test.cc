@@ -18,6 +18,13 @@
 #include "support/subprocess.h"
 
 namespace benchprof {
+
+using encode::ProfileData;
+using encode::ProfileLabel;
+using encode::ProfileLine;
+using encode::ProfileSample;
+using encode::ReadProfile;
+
 namespace {
 
 using testing::ProcessResult;

@@ -57,8 +57,8 @@ void BM_SampledSpin(benchmark::State& state) {
 BENCHMARK(BM_SampledSpin)->ArgName("hz")->Arg(0)->Arg(100)->Arg(1000);
 
 void BM_BuildProfile10kStacks(benchmark::State& state) {
-  const std::vector<benchprof::LoadedModule> modules = benchprof::LoadedModules();
-  const benchprof::LoadedModule& executable = modules.front();
+  const std::vector<benchprof::aggregate::LoadedModule> modules = benchprof::aggregate::LoadedModules();
+  const benchprof::aggregate::LoadedModule& executable = modules.front();
   // Distinct leaves spread over the executable's code, each under the same
   // real 3-frame tail.
   std::vector<std::vector<uintptr_t>> stacks;
@@ -71,11 +71,11 @@ void BM_BuildProfile10kStacks(benchmark::State& state) {
   }
   const std::string path = "/tmp/benchprof-build-profile-" + std::to_string(getpid()) + ".pprof";
   for (auto _ : state) {
-    benchprof::Symbolizer symbolizer(benchprof::LoadedModules());
-    benchprof::CpuProfileBuilder builder(100, symbolizer);
+    benchprof::aggregate::Symbolizer symbolizer(benchprof::aggregate::LoadedModules());
+    benchprof::aggregate::CpuProfileBuilder builder(100, symbolizer);
     for (const auto& stack : stacks) builder.AddSample(stack, 1, {"BM_X", 1});
-    const benchprof::ProfileData profile = builder.Build(0, 0, {});
-    if (!benchprof::WriteProfileFile(profile, path).ok()) state.SkipWithError("write failed");
+    const benchprof::encode::ProfileData profile = builder.Build(0, 0, {});
+    if (!benchprof::encode::WriteProfileFile(profile, path).ok()) state.SkipWithError("write failed");
   }
   unlink(path.c_str());
 }

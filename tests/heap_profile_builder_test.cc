@@ -10,7 +10,20 @@
 
 #include "aggregate/module_map.h"
 
-namespace benchprof {
+namespace benchprof::aggregate {
+
+using aggregate::HeapEstimate;
+using aggregate::HeapProfileBuilder;
+using aggregate::LoadedModules;
+using aggregate::LostHeapSamples;
+using aggregate::RunLabel;
+using aggregate::Symbolizer;
+using aggregate::UnsampleHeap;
+using encode::ProfileData;
+using encode::ProfileLabel;
+using encode::ProfileLocation;
+using encode::ProfileSample;
+
 namespace {
 
 [[gnu::noinline]] uintptr_t ReturnAddressOfACall() {
@@ -134,4 +147,4 @@ TEST_F(HeapProfileBuilderTest, LostSamplesAreAVisiblePseudoFrame) {
 }
 
 }  // namespace
-}  // namespace benchprof
+}  // namespace benchprof::aggregate

@@ -16,6 +16,14 @@
 #include "support/subprocess.h"
 
 namespace benchprof {
+
+using encode::ProfileData;
+using encode::ProfileLabel;
+using encode::ProfileLine;
+using encode::ProfileLocation;
+using encode::ProfileSample;
+using encode::ReadProfile;
+
 namespace {
 
 using testing::ProcessResult;

@@ -22,7 +22,13 @@
 #include "support/go_pprof.h"
 #include "support/subprocess.h"
 
-namespace benchprof {
+namespace benchprof::encode {
+
+using encode::ProfileData;
+using encode::ProfileLabel;
+using encode::ProfileMapping;
+using encode::WriteProfileFile;
+
 namespace {
 
 constexpr int64_t kPeriod = 10'000'000;
@@ -400,4 +406,4 @@ TEST_F(GoToolPprofTest, HeapProfileDefaultsToAllocSpace) {
 }
 
 }  // namespace
-}  // namespace benchprof
+}  // namespace benchprof::encode

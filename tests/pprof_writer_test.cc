@@ -23,7 +23,20 @@
 #include "encode/profile_data.h"
 #include "profile.pb.h"
 
-namespace benchprof {
+namespace benchprof::encode {
+
+using encode::GzipCompress;
+using encode::GzipDecompress;
+using encode::ProfileData;
+using encode::ProfileLabel;
+using encode::ProfileLine;
+using encode::ProfileLocation;
+using encode::ProfileMapping;
+using encode::ProfileSample;
+using encode::ReadProfile;
+using encode::SerializeProfile;
+using encode::ValidateProfile;
+using encode::WriteProfileFile;
 
 // gtest prints mismatching ProfileData this way instead of as raw bytes.
 void PrintTo(const ProfileData& p, std::ostream* os) {
@@ -724,4 +737,4 @@ TEST(GzipTest, RejectsEmptyAndNonGzipInput) {
 }
 
 }  // namespace
-}  // namespace benchprof
+}  // namespace benchprof::encode

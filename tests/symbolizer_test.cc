@@ -33,6 +33,16 @@
 // pass callers) and the source line that call is on.
 namespace benchprof::symbolizer_test_targets {
 
+using aggregate::FindModule;
+using aggregate::FunctionNameFromDemangled;
+using aggregate::LoadedModule;
+using aggregate::LoadedModules;
+using aggregate::ModuleSymbolQuality;
+using aggregate::ShortFunctionName;
+using aggregate::SymbolizedFrame;
+using aggregate::Symbolizer;
+using aggregate::WithoutCloneSuffix;
+
 uint64_t g_caller_pc = 0;
 int g_caller_line = 0;
 volatile int g_sink = 0;
@@ -93,7 +103,7 @@ constexpr int kAnonymousDeclLine = __LINE__ + 1;
 
 }  // namespace
 
-namespace benchprof {
+namespace benchprof::aggregate {
 namespace {
 
 using namespace symbolizer_test_targets;
@@ -688,4 +698,4 @@ TEST(SymbolizerThroughputTest, ThousandsOfAddressesAcrossExecutableAndLibstdcxx)
 }
 
 }  // namespace
-}  // namespace benchprof
+}  // namespace benchprof::aggregate

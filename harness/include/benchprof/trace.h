@@ -59,7 +59,7 @@ namespace trace_internal {
 // start or stop may be recorded or not, either is correct.
 extern std::atomic<bool> g_recording;
 
-// The recorder's entry points (harness/src/trace/trace_recorder.cc), for the
+// The recorder's entry points (harness/src/tracer/trace_recorder.cc), for the
 // inline functions below: call them only after trace_gate::Recording() said
 // true. A call that races with the end of tracing records nothing.
 uint64_t BeginTask(const char* type, uint64_t parent_id) noexcept;

@@ -2,7 +2,11 @@
 
 #include <utility>
 
-namespace benchprof {
+namespace benchprof::aggregate {
+
+using encode::ProfileData;
+using encode::ProfileSample;
+
 namespace {
 
 constexpr char kTruncatedFrame[] = "[benchprof] truncated stack (unwinding failed)";
@@ -51,4 +55,4 @@ ProfileData CpuProfileBuilder::Build(int64_t start_unix_nanos, int64_t duration_
   return profile;
 }
 
-}  // namespace benchprof
+}  // namespace benchprof::aggregate

@@ -33,7 +33,7 @@
 #include "aggregate/symbolizer.h"
 #include "encode/profile_data.h"
 
-namespace benchprof {
+namespace benchprof::aggregate {
 
 // Samples that could not be recorded, by reason, in sample counts.
 struct LostSamples {
@@ -55,7 +55,7 @@ class CpuProfileBuilder {
                  bool truncated = false);
 
   // The profile. `comments` are added after the builder's own.
-  ProfileData Build(int64_t start_unix_nanos, int64_t duration_nanos, const LostSamples& lost,
+  encode::ProfileData Build(int64_t start_unix_nanos, int64_t duration_nanos, const LostSamples& lost,
                     std::vector<std::string> comments = {});
 
  private:
@@ -64,6 +64,6 @@ class CpuProfileBuilder {
   std::map<std::pair<std::vector<size_t>, RunLabel>, uint64_t> weight_by_stack_;
 };
 
-}  // namespace benchprof
+}  // namespace benchprof::aggregate
 
 #endif  // BENCHPROF_AGGREGATE_CPU_PROFILE_BUILDER_H_

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace benchprof::internal {
+namespace benchprof::aggregate::internal {
 
 int FindLocalDebuginfo(Dwfl_Module* module, void** userdata, const char* module_name,
                        Dwarf_Addr base, const char* file_name, const char* debuglink_file,
@@ -56,4 +56,4 @@ int FindLocalDebuginfo(Dwfl_Module* module, void** userdata, const char* module_
   return -1;
 }
 
-}  // namespace benchprof::internal
+}  // namespace benchprof::aggregate::internal

@@ -24,7 +24,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
-namespace benchprof::internal {
+namespace benchprof::aggregate::internal {
 
 // A Dwfl_Callbacks::find_debuginfo: the parameters are libdwfl's. Looks,
 // in order,
@@ -46,6 +46,6 @@ int FindLocalDebuginfo(Dwfl_Module* module, void** userdata, const char* module_
                        Dwarf_Addr base, const char* file_name, const char* debuglink_file,
                        GElf_Word debuglink_crc, char** debuginfo_file_name);
 
-}  // namespace benchprof::internal
+}  // namespace benchprof::aggregate::internal
 
 #endif  // BENCHPROF_AGGREGATE_DEBUG_FILE_FINDER_H_

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-namespace benchprof::internal {
+namespace benchprof::aggregate::internal {
 
 void ElfSymbolTable::Build(Dwfl_Module* module) {
   ReadCodeSections(module);
@@ -102,4 +102,4 @@ const ElfSymbolTable::Section* ElfSymbolTable::SectionAt(uint64_t address) const
   return &*(it - 1);
 }
 
-}  // namespace benchprof::internal
+}  // namespace benchprof::aggregate::internal

@@ -23,7 +23,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace benchprof::internal {
+namespace benchprof::aggregate::internal {
 
 class ElfSymbolTable {
  public:
@@ -70,6 +70,6 @@ class ElfSymbolTable {
   std::vector<Section> sections_;  // sorted by start
 };
 
-}  // namespace benchprof::internal
+}  // namespace benchprof::aggregate::internal
 
 #endif  // BENCHPROF_AGGREGATE_ELF_SYMBOL_TABLE_H_

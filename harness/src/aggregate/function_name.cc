@@ -7,7 +7,7 @@
 #include <iterator>
 #include <vector>
 
-namespace benchprof {
+namespace benchprof::aggregate {
 namespace {
 
 // Characters of C++ identifiers as the demangler prints them ('$' included:
@@ -166,4 +166,4 @@ std::string WithoutCloneSuffix(const char* symbol) {
   return std::string(name);
 }
 
-}  // namespace benchprof
+}  // namespace benchprof::aggregate

@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-namespace benchprof {
+namespace benchprof::aggregate {
 
 // A symbol name as pprof should show it: demangles an Itanium C++ name
 // ("_Z...") with abi::__cxa_demangle, then applies FunctionNameFromDemangled.
@@ -38,6 +38,6 @@ std::string FunctionNameFromDemangled(std::string_view demangled);
 // returned unchanged. REQUIRES: `symbol` is not null.
 std::string WithoutCloneSuffix(const char* symbol);
 
-}  // namespace benchprof
+}  // namespace benchprof::aggregate
 
 #endif  // BENCHPROF_AGGREGATE_FUNCTION_NAME_H_

@@ -3,7 +3,12 @@
 #include <cmath>
 #include <utility>
 
-namespace benchprof {
+namespace benchprof::aggregate {
+
+using encode::ProfileData;
+using encode::ProfileLabel;
+using encode::ProfileSample;
+
 namespace {
 
 constexpr char kLostTableFull[] = "[benchprof] lost samples: heap sample table full";
@@ -66,4 +71,4 @@ ProfileData HeapProfileBuilder::Build(int64_t start_unix_nanos, int64_t duration
   return profile;
 }
 
-}  // namespace benchprof
+}  // namespace benchprof::aggregate

@@ -36,7 +36,7 @@
 #include "aggregate/symbolizer.h"
 #include "encode/profile_data.h"
 
-namespace benchprof {
+namespace benchprof::aggregate {
 
 // Sampled allocations that could not be recorded.
 struct LostHeapSamples {
@@ -66,7 +66,7 @@ class HeapProfileBuilder {
                  const RunLabel& label);
 
   // The profile. `comments` are added after the builder's own.
-  ProfileData Build(int64_t start_unix_nanos, int64_t duration_nanos, const LostHeapSamples& lost,
+  encode::ProfileData Build(int64_t start_unix_nanos, int64_t duration_nanos, const LostHeapSamples& lost,
                     std::vector<std::string> comments = {});
 
  private:
@@ -80,6 +80,6 @@ class HeapProfileBuilder {
   std::map<std::tuple<std::vector<size_t>, uint64_t, RunLabel>, Counts> counts_by_key_;
 };
 
-}  // namespace benchprof
+}  // namespace benchprof::aggregate
 
 #endif  // BENCHPROF_AGGREGATE_HEAP_PROFILE_BUILDER_H_

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace benchprof::internal {
+namespace benchprof::aggregate::internal {
 namespace {
 
 // Tags whose children may hold functions or inlined calls. Everything else
@@ -158,4 +158,4 @@ int32_t InlineIndex::AddNode(Dwarf_Die die, int32_t parent, bool is_subprogram) 
   return static_cast<int32_t>(index);
 }
 
-}  // namespace benchprof::internal
+}  // namespace benchprof::aggregate::internal

@@ -37,7 +37,7 @@
 #include <utility>
 #include <vector>
 
-namespace benchprof::internal {
+namespace benchprof::aggregate::internal {
 
 class InlineIndex {
  public:
@@ -120,6 +120,6 @@ class InlineIndex {
   bool subprograms_sorted_ = false;
 };
 
-}  // namespace benchprof::internal
+}  // namespace benchprof::aggregate::internal
 
 #endif  // BENCHPROF_AGGREGATE_INLINE_INDEX_H_

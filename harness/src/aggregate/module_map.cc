@@ -10,7 +10,7 @@
 #include <cstring>
 #include <string_view>
 
-namespace benchprof {
+namespace benchprof::aggregate {
 namespace {
 
 using Phdr = ElfW(Phdr);
@@ -148,4 +148,4 @@ const LoadedModule* FindModule(const std::vector<LoadedModule>& modules, uint64_
   return nullptr;
 }
 
-}  // namespace benchprof
+}  // namespace benchprof::aggregate

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace benchprof {
+namespace benchprof::aggregate {
 
 // One executable (PF_X) PT_LOAD segment of a loaded object.
 struct LoadedModule {
@@ -57,6 +57,6 @@ std::vector<LoadedModule> LoadedModules();
 // pointer points into `modules`.
 const LoadedModule* FindModule(const std::vector<LoadedModule>& modules, uint64_t address);
 
-}  // namespace benchprof
+}  // namespace benchprof::aggregate
 
 #endif  // BENCHPROF_AGGREGATE_MODULE_MAP_H_

@@ -14,7 +14,7 @@
 
 #include "aggregate/debug_file_finder.h"
 
-namespace benchprof::internal {
+namespace benchprof::aggregate::internal {
 namespace {
 
 // Lowercase hex of a build id note's bytes.
@@ -121,4 +121,4 @@ Dwfl_Module* ObjectFile::Open(const LoadedModule& loaded) {
   return module_;
 }
 
-}  // namespace benchprof::internal
+}  // namespace benchprof::aggregate::internal

@@ -26,7 +26,7 @@
 
 #include "aggregate/module_map.h"
 
-namespace benchprof::internal {
+namespace benchprof::aggregate::internal {
 
 class ObjectFile {
  public:
@@ -54,6 +54,6 @@ class ObjectFile {
   std::vector<char> vdso_image_;  // must outlive dwfl_
 };
 
-}  // namespace benchprof::internal
+}  // namespace benchprof::aggregate::internal
 
 #endif  // BENCHPROF_AGGREGATE_OBJECT_FILE_H_

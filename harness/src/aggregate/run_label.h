@@ -10,7 +10,7 @@
 
 #include "encode/profile_data.h"
 
-namespace benchprof {
+namespace benchprof::aggregate {
 
 struct RunLabel {
   std::string benchmark;  // full run name, e.g. "BM_Foo/8/threads:2"; empty: none
@@ -21,12 +21,12 @@ struct RunLabel {
 
 // Appends string label `benchmark` and numeric label `threads` (what
 // `-tagfocus benchmark=...` selects on) unless the label is empty.
-inline void AppendRunLabels(const RunLabel& label, std::vector<ProfileLabel>& labels) {
+inline void AppendRunLabels(const RunLabel& label, std::vector<encode::ProfileLabel>& labels) {
   if (label.benchmark.empty()) return;
-  labels.push_back(ProfileLabel{"benchmark", label.benchmark, 0, ""});
-  labels.push_back(ProfileLabel{"threads", "", label.threads, "threads"});
+  labels.push_back(encode::ProfileLabel{"benchmark", label.benchmark, 0, ""});
+  labels.push_back(encode::ProfileLabel{"threads", "", label.threads, "threads"});
 }
 
-}  // namespace benchprof
+}  // namespace benchprof::aggregate
 
 #endif  // BENCHPROF_AGGREGATE_RUN_LABEL_H_

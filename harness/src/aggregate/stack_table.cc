@@ -4,7 +4,13 @@
 
 #include "aggregate/module_map.h"
 
-namespace benchprof {
+namespace benchprof::aggregate {
+
+using encode::ProfileData;
+using encode::ProfileFunction;
+using encode::ProfileLine;
+using encode::ProfileLocation;
+using encode::ProfileMapping;
 
 StackTable::StackTable(Symbolizer& symbolizer) : symbolizer_(symbolizer) {
   for (const LoadedModule& module : symbolizer_.modules()) {
@@ -89,4 +95,4 @@ void StackTable::MoveInto(ProfileData& profile) {
   function_by_key_.clear();
 }
 
-}  // namespace benchprof
+}  // namespace benchprof::aggregate

@@ -28,7 +28,7 @@
 #include "aggregate/symbolizer.h"
 #include "encode/profile_data.h"
 
-namespace benchprof {
+namespace benchprof::aggregate {
 
 class StackTable {
  public:
@@ -47,21 +47,21 @@ class StackTable {
   // Moves mappings, locations and functions into `profile` and sets each
   // mapping's has_* flags from what symbolization achieved. The table is
   // empty afterwards.
-  void MoveInto(ProfileData& profile);
+  void MoveInto(encode::ProfileData& profile);
 
  private:
   size_t LocationFor(uint64_t address);
   size_t FunctionFor(const SymbolizedFrame& frame);
 
   Symbolizer& symbolizer_;
-  std::vector<ProfileMapping> mappings_;
-  std::vector<ProfileLocation> locations_;
-  std::vector<ProfileFunction> functions_;
+  std::vector<encode::ProfileMapping> mappings_;
+  std::vector<encode::ProfileLocation> locations_;
+  std::vector<encode::ProfileFunction> functions_;
   std::unordered_map<uint64_t, size_t> location_by_address_;
   std::map<std::string, size_t> pseudo_locations_;
   std::map<std::tuple<std::string, std::string, std::string, int64_t>, size_t> function_by_key_;
 };
 
-}  // namespace benchprof
+}  // namespace benchprof::aggregate
 
 #endif  // BENCHPROF_AGGREGATE_STACK_TABLE_H_

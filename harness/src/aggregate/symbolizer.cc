@@ -16,7 +16,7 @@
 #include "aggregate/inline_index.h"
 #include "aggregate/object_file.h"
 
-namespace benchprof {
+namespace benchprof::aggregate {
 namespace {
 
 using internal::ElfSymbolTable;
@@ -374,4 +374,4 @@ const ModuleSymbolQuality& Symbolizer::quality(size_t module_index) const {
   return impl_->quality[module_index];
 }
 
-}  // namespace benchprof
+}  // namespace benchprof::aggregate

@@ -43,7 +43,7 @@
 #include "aggregate/function_name.h"  // part of this header's API
 #include "aggregate/module_map.h"
 
-namespace benchprof {
+namespace benchprof::aggregate {
 
 // One function frame at an address: what a pprof Line and its Function need.
 struct SymbolizedFrame {
@@ -127,6 +127,6 @@ class Symbolizer {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace benchprof
+}  // namespace benchprof::aggregate
 
 #endif  // BENCHPROF_AGGREGATE_SYMBOLIZER_H_

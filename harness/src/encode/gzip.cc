@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace benchprof {
+namespace benchprof::encode {
 namespace {
 
 // zlib counts in uInt (32 bits); larger inputs are fed in pieces.
@@ -138,4 +138,4 @@ StatusOr<std::string> GzipDecompress(std::string_view data, size_t max_output) {
   }
 }
 
-}  // namespace benchprof
+}  // namespace benchprof::encode

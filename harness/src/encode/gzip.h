@@ -21,7 +21,7 @@
 
 #include "common/status.h"
 
-namespace benchprof {
+namespace benchprof::encode {
 
 // The default cap on GzipDecompress's output: far above any real profile.
 inline constexpr size_t kMaxGzipOutput = size_t{1} << 30;
@@ -38,6 +38,6 @@ StatusOr<std::string> GzipCompress(std::string_view data);
 // `max_output` bytes.
 StatusOr<std::string> GzipDecompress(std::string_view data, size_t max_output = kMaxGzipOutput);
 
-}  // namespace benchprof
+}  // namespace benchprof::encode
 
 #endif  // BENCHPROF_ENCODE_GZIP_H_

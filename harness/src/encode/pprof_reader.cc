@@ -11,7 +11,7 @@
 #include "encode/gzip.h"
 #include "profile.pb.h"
 
-namespace benchprof {
+namespace benchprof::encode {
 namespace {
 
 namespace pb = ::perftools::profiles;
@@ -266,4 +266,4 @@ StatusOr<ProfileData> ReadProfile(std::string_view bytes) {
   return Convert(message);
 }
 
-}  // namespace benchprof
+}  // namespace benchprof::encode

@@ -27,7 +27,7 @@
 #include "common/status.h"
 #include "encode/profile_data.h"
 
-namespace benchprof {
+namespace benchprof::encode {
 
 // Decodes `bytes`, the contents of a pprof profile file. Fails with one line
 // when the input is empty, is corrupt or truncated gzip, is not a protobuf
@@ -38,6 +38,6 @@ namespace benchprof {
 // from the number of sample types (or samples but no sample types).
 StatusOr<ProfileData> ReadProfile(std::string_view bytes);
 
-}  // namespace benchprof
+}  // namespace benchprof::encode
 
 #endif  // BENCHPROF_ENCODE_PPROF_READER_H_

@@ -10,7 +10,7 @@
 #include "encode/gzip.h"
 #include "profile.pb.h"
 
-namespace benchprof {
+namespace benchprof::encode {
 namespace {
 
 namespace pb = ::perftools::profiles;
@@ -206,4 +206,4 @@ Status WriteProfileFile(const ProfileData& profile, const std::string& path) {
   return Status();
 }
 
-}  // namespace benchprof
+}  // namespace benchprof::encode

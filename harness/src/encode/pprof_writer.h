@@ -25,7 +25,7 @@
 #include "common/status.h"
 #include "encode/profile_data.h"
 
-namespace benchprof {
+namespace benchprof::encode {
 
 // Checks the rules pprof relies on but does not always enforce loudly.
 // Fails, with one line naming the first offending item, when:
@@ -50,6 +50,6 @@ std::string SerializeProfile(const ProfileData& profile);
 // writing, if validation fails; otherwise if the file cannot be written.
 Status WriteProfileFile(const ProfileData& profile, const std::string& path);
 
-}  // namespace benchprof
+}  // namespace benchprof::encode
 
 #endif  // BENCHPROF_ENCODE_PPROF_WRITER_H_

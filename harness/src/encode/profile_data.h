@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-namespace benchprof {
+namespace benchprof::encode {
 
 // A source-level function. Builders keep one entry per distinct
 // (name, system_name, filename, start_line): pprof keys reports by name.
@@ -123,6 +123,6 @@ struct ProfileData {
   bool operator==(const ProfileData&) const = default;
 };
 
-}  // namespace benchprof
+}  // namespace benchprof::encode
 
 #endif  // BENCHPROF_ENCODE_PROFILE_DATA_H_

@@ -12,6 +12,13 @@
 
 namespace benchprof::session {
 
+using aggregate::CpuProfileBuilder;
+using aggregate::LoadedModules;
+using aggregate::LostSamples;
+using aggregate::Symbolizer;
+using encode::ProfileData;
+using encode::WriteProfileFile;
+
 Status CpuProfile::Start() {
   window_ = ProfileWindow::OpenNow();
   return collect::StartCpuSampler(hz_).WithContext("--cpuprofile");

@@ -6,6 +6,9 @@
 #include "session/timed_loop.h"
 
 namespace benchprof::session {
+
+using aggregate::RunLabel;
+
 namespace {
 
 using Run = benchmark::BenchmarkReporter::Run;

@@ -48,7 +48,7 @@ class RunAuditor {
 
   // Called once per reported run that carries a profile segment (the hidden
   // counter, which Audit removes from every run).
-  void SetSegmentListener(std::function<void(uint32_t segment, const RunLabel& label)> listener) {
+  void SetSegmentListener(std::function<void(uint32_t segment, const aggregate::RunLabel& label)> listener) {
     segment_listener_ = std::move(listener);
   }
 
@@ -69,7 +69,7 @@ class RunAuditor {
   uint64_t loop_finishes_at_last_verdict_ = 0;
   std::map<std::string, bool> intercepted_by_instance_;
   bool any_error_ = false;
-  std::function<void(uint32_t, const RunLabel&)> segment_listener_;
+  std::function<void(uint32_t, const aggregate::RunLabel&)> segment_listener_;
   std::set<uint32_t> segments_seen_;
 };
 

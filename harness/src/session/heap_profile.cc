@@ -12,6 +12,12 @@
 
 namespace benchprof::session {
 
+using aggregate::HeapProfileBuilder;
+using aggregate::LoadedModules;
+using aggregate::Symbolizer;
+using encode::ProfileData;
+using encode::WriteProfileFile;
+
 Status HeapProfile::Start() {
   window_ = ProfileWindow::OpenNow();
   if (rate_ == 0) return Status();  // Go's MemProfileRate 0: record nothing

@@ -40,6 +40,9 @@ extern bool FLAGS_benchmark_list_tests;
 }  // namespace benchmark
 
 namespace benchprof {
+
+using aggregate::RunLabel;
+
 namespace {
 
 std::string ProgramName(const char* argv0) {

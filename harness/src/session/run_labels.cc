@@ -4,6 +4,8 @@
 
 namespace benchprof::session {
 
+using aggregate::RunLabel;
+
 void RunLabels::NoteReportedRun(uint32_t segment, RunLabel label) {
   label_by_final_segment_.emplace(segment, std::move(label));
 }

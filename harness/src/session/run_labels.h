@@ -22,15 +22,15 @@ namespace benchprof::session {
 class RunLabels {
  public:
   // Records that the reported run whose last segment is `segment` is `label`.
-  void NoteReportedRun(uint32_t segment, RunLabel label);
+  void NoteReportedRun(uint32_t segment, aggregate::RunLabel label);
 
   // The run `segment` belongs to; "(run not reported)" for segments after
   // the last reported run (a benchmark that failed, say).
-  const RunLabel& LabelOf(uint32_t segment) const;
+  const aggregate::RunLabel& LabelOf(uint32_t segment) const;
 
  private:
-  std::map<uint32_t, RunLabel> label_by_final_segment_;
-  RunLabel unreported_{"(run not reported)", 1};
+  std::map<uint32_t, aggregate::RunLabel> label_by_final_segment_;
+  aggregate::RunLabel unreported_{"(run not reported)", 1};
 };
 
 }  // namespace benchprof::session

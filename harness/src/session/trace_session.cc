@@ -14,6 +14,9 @@
 #include "tracer/trace_recorder.h"
 
 namespace benchprof::session {
+
+using aggregate::RunLabel;
+
 namespace {
 
 // One call of a benchmark function, as thread 0 saw it.

@@ -52,7 +52,7 @@ class TraceSession {
   Status Start();
 
   // Records the reported run whose last segment is `segment`.
-  void NoteReportedRun(uint32_t segment, const RunLabel& label);
+  void NoteReportedRun(uint32_t segment, const aggregate::RunLabel& label);
 
   // Stops recording, completes the file and moves it into place. Prints one
   // line to stderr saying what was written (and how many events were

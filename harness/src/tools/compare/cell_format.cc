@@ -9,8 +9,6 @@ namespace benchprof::compare {
 
 using tools::StringPrintf;
 
-using tools::StringPrintf;
-
 std::string FormatValue(double value, const results::MetricInfo& info) {
   return info.kind == results::MetricKind::kTime ? tools::FormatDuration(value)
                                                  : tools::FormatNumber(value);

@@ -159,7 +159,7 @@ TEST_F(FlagSetTest, UsageListsEveryFlagWrappedTo79Columns) {
 }
 
 TEST(ExitCodesTest, OneAlignedLinePerCode) {
-  const ExitCode codes[] = {{0, "success"}, {3, "bad input"}};
+  const ExitCodeInfo codes[] = {{0, "success"}, {3, "bad input"}};
   EXPECT_EQ(FormatExitCodes(codes), "Exit codes:\n  0  success\n  3  bad input\n");
 }
 

@@ -57,13 +57,13 @@ struct CommandLine {
 };
 
 // One documented exit code of a program.
-struct ExitCode {
+struct ExitCodeInfo {
   int code;
   std::string_view meaning;  // one line
 };
 
 // The exit codes as a help section: "Exit codes:" and one aligned line each.
-std::string FormatExitCodes(std::span<const ExitCode> codes);
+std::string FormatExitCodes(std::span<const ExitCodeInfo> codes);
 
 class FlagSet {
  public:

@@ -82,9 +82,9 @@ std::string FormatBound(double bound) {
 
 }  // namespace
 
-std::string FormatExitCodes(std::span<const ExitCode> codes) {
+std::string FormatExitCodes(std::span<const ExitCodeInfo> codes) {
   std::string text = "Exit codes:\n";
-  for (const ExitCode& code : codes) {
+  for (const ExitCodeInfo& code : codes) {
     text += "  " + std::to_string(code.code) + "  " + std::string(code.meaning) + "\n";
   }
   return text;

@@ -88,8 +88,11 @@ TEST(CliTest, HelpListsBothFlagSetsAndExitCodes) {
     EXPECT_EQ(result.exit_code, 0);
     EXPECT_NE(result.stdout_text.find("--benchmark_filter"), std::string::npos);
     EXPECT_NE(result.stdout_text.find("--benchmem "), std::string::npos);
-    EXPECT_NE(result.stdout_text.find("B/op counts requested bytes"), std::string::npos);
-    EXPECT_NE(result.stdout_text.find("Exit codes: 0 success"), std::string::npos);
+    EXPECT_NE(result.stdout_text.find("--memprofilerate=BYTES"), std::string::npos);
+    EXPECT_NE(result.stdout_text.find("--tracecpurate=HZ"), std::string::npos);
+    EXPECT_NE(result.stdout_text.find("Exit codes:\n  0  success\n  1  a benchmark reported"),
+              std::string::npos);
+    EXPECT_NE(result.stdout_text.find("\n  4  benchprof itself failed"), std::string::npos);
   }
 }
 

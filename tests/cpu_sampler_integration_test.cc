@@ -54,6 +54,9 @@ class CpuSamplerTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!kCpuSamplerSupported) GTEST_SKIP() << "no CPU profiler under ThreadSanitizer";
+    // As the CPU profile kind does: threads started while sampling arm
+    // their own timers.
+    ASSERT_TRUE(AddThreadListener(&kCpuSamplerThreadListener));
   }
   void TearDown() override {
     LeaveTimedRegion();

@@ -185,7 +185,9 @@ TEST(NumberParserTest, DecimalNumbersAreFinite) {
   EXPECT_EQ(ParseNumber("0.5"), 0.5);
   EXPECT_EQ(ParseNumber("2e-3"), 2e-3);
   EXPECT_EQ(ParseNumber("-3"), -3.0);
-  for (const char* bad : {"", "0.5s", "1,5", "abc", "inf", "nan", "1e999", "0x1p3", " 1"}) {
+  EXPECT_EQ(ParseNumber("+0.5"), 0.5);
+  for (const char* bad : {"", "+", "+-1", "++1", "0.5s", "1,5", "abc", "inf", "nan", "1e999",
+                          "0x1p3", " 1"}) {
     EXPECT_EQ(ParseNumber(bad), std::nullopt) << bad;
   }
 }

@@ -1,13 +1,15 @@
-// Flag spelling, value parsing, Google Benchmark flag validation and the
-// harness flag parser.
+// bench's command line: flag spelling, Google Benchmark flag validation, and
+// the harness flags (--benchmem and every profile kind's, from the registry).
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/benchmark_flags.h"
-#include "cli/flag_values.h"
+#include "cli/flag_spelling.h"
 #include "cli/harness_flags.h"
+#include "profiles/profile_registry.h"
 
 namespace benchprof::cli {
 namespace {
@@ -33,28 +35,6 @@ TEST(FlagValuesTest, SplitFlagSeparatesNameAndValueAtTheFirstEquals) {
   s = SplitFlag("--x=");
   ASSERT_TRUE(s.value.has_value());
   EXPECT_EQ(*s.value, "");
-}
-
-TEST(FlagValuesTest, ParseBool) {
-  for (const char* yes : {"true", "TRUE", "yes", "on", "1", "t", "Y"}) {
-    EXPECT_TRUE(ParseBool(yes).ok() && *ParseBool(yes)) << yes;
-  }
-  for (const char* no : {"false", "No", "off", "0", "f", "n"}) {
-    EXPECT_TRUE(ParseBool(no).ok() && !*ParseBool(no)) << no;
-  }
-  for (const char* bad : {"", "2", "banana", "truee"}) EXPECT_FALSE(ParseBool(bad).ok()) << bad;
-}
-
-TEST(FlagValuesTest, ParseIntAndDoubleAreStrict) {
-  EXPECT_EQ(*ParseInt("42"), 42);
-  EXPECT_EQ(*ParseInt("-7"), -7);
-  EXPECT_EQ(*ParseInt("+3"), 3);
-  for (const char* bad : {"", "4x", " 4", "4 ", "0x10", "1e3", "99999999999999999999"}) {
-    EXPECT_FALSE(ParseInt(bad).ok()) << bad;
-  }
-  EXPECT_EQ(*ParseDouble("0.5"), 0.5);
-  EXPECT_EQ(*ParseDouble("2e-3"), 2e-3);
-  for (const char* bad : {"", "0.5s", "1,5", "abc"}) EXPECT_FALSE(ParseDouble(bad).ok()) << bad;
 }
 
 TEST(BenchmarkFlagsTest, RecognisesTheLibrarysSpelling) {
@@ -115,48 +95,75 @@ TEST(BenchmarkFlagsTest, RejectsWhatTheLibraryWouldMisread) {
   }
 }
 
-TEST(HarnessFlagsTest, BenchmemInEveryBooleanSpelling) {
-  EXPECT_FALSE(ParseHarnessFlags(std::vector<std::string>{})->benchmem);
-  EXPECT_TRUE(ParseHarnessFlags(std::vector<std::string>{"--benchmem"})->benchmem);
-  EXPECT_TRUE(ParseHarnessFlags(std::vector<std::string>{"--benchmem=true"})->benchmem);
-  EXPECT_FALSE(ParseHarnessFlags(std::vector<std::string>{"--benchmem", "--benchmem=0"})->benchmem);
+// bench's harness flags as main() declares them.
+class HarnessFlagsTest : public ::testing::Test {
+ protected:
+  HarnessFlagsTest() : kinds_(profiles::MakeProfiles()), flags_("bench") {
+    DeclareHarnessFlags(flags_, options_);
+    for (const auto& kind : kinds_) kind->DeclareFlags(flags_);
+  }
+
+  Status Parse(std::vector<std::string> args) { return ParseHarnessFlags(flags_, args); }
+
+  // The output path the kind with output flag `flag` was given.
+  std::string OutputOf(std::string_view flag) const {
+    for (const auto& kind : kinds_) {
+      if (kind->traits().output_flag == flag) return kind->output_path();
+    }
+    ADD_FAILURE() << "no kind writes --" << flag;
+    return "";
+  }
+
+  std::vector<std::unique_ptr<profiles::Profile>> kinds_;
+  HarnessOptions options_;
+  FlagSet flags_;
+};
+
+TEST_F(HarnessFlagsTest, BenchmemInEveryBooleanSpelling) {
+  EXPECT_TRUE(Parse({}).ok());
+  EXPECT_FALSE(options_.benchmem);
+  EXPECT_TRUE(Parse({"--benchmem"}).ok());
+  EXPECT_TRUE(options_.benchmem);
+  EXPECT_TRUE(Parse({"--benchmem", "--benchmem=0"}).ok());
+  EXPECT_FALSE(options_.benchmem);
+  EXPECT_TRUE(Parse({"--benchmem=true"}).ok());
+  EXPECT_TRUE(options_.benchmem);
 }
 
-TEST(HarnessFlagsTest, CpuprofileTakesItsValueInEitherSpelling) {
-  StatusOr<Options> joined =
-      ParseHarnessFlags(std::vector<std::string>{"--cpuprofile=a.pprof", "--cpuprofilerate=250"});
-  ASSERT_TRUE(joined.ok()) << joined.status().message();
-  EXPECT_EQ(joined->cpuprofile, "a.pprof");
-  EXPECT_EQ(joined->cpuprofile_rate, 250);
-  StatusOr<Options> separate =
-      ParseHarnessFlags(std::vector<std::string>{"--cpuprofile", "b.pprof", "--benchmem"});
-  ASSERT_TRUE(separate.ok()) << separate.status().message();
-  EXPECT_EQ(separate->cpuprofile, "b.pprof");
-  EXPECT_EQ(separate->cpuprofile_rate, 100);
-  EXPECT_TRUE(separate->benchmem);
+TEST_F(HarnessFlagsTest, EveryKindIsRequestedByItsOutputFlagInEitherSpelling) {
+  EXPECT_EQ(OutputOf("cpuprofile"), "");
+  EXPECT_EQ(OutputOf("memprofile"), "");
+  EXPECT_EQ(OutputOf("trace"), "");
+  const Status parsed = Parse({"--cpuprofile=a.pprof", "--cpuprofilerate=250", "--memprofile",
+                               "m.pprof", "--memprofilerate=1", "--trace=t.json",
+                               "--tracecpurate=1000", "--benchmem"});
+  ASSERT_TRUE(parsed.ok()) << parsed.message();
+  EXPECT_EQ(OutputOf("cpuprofile"), "a.pprof");
+  EXPECT_EQ(OutputOf("memprofile"), "m.pprof");
+  EXPECT_EQ(OutputOf("trace"), "t.json");
+  EXPECT_TRUE(options_.benchmem);
+  for (const char* rate : {"--tracecpurate=0", "--memprofilerate=0", "--memprofilerate=0x80000",
+                           "--cpuprofilerate=10000"}) {
+    EXPECT_TRUE(Parse({rate}).ok()) << rate;
+  }
 }
 
-TEST(HarnessFlagsTest, ProfileAndTraceFlagsHaveGoDefaults) {
-  StatusOr<Options> defaults = ParseHarnessFlags(std::vector<std::string>{});
-  ASSERT_TRUE(defaults.ok());
-  EXPECT_EQ(defaults->memprofile_rate, 524288);
-  EXPECT_EQ(defaults->memprofile, "");
-  EXPECT_EQ(defaults->trace, "");
-  EXPECT_EQ(defaults->trace_cpu_rate, 100);
-  StatusOr<Options> set = ParseHarnessFlags(std::vector<std::string>{
-      "--memprofile", "m.pprof", "--memprofilerate=1", "--trace=t.json", "--tracecpurate=1000"});
-  ASSERT_TRUE(set.ok()) << set.status().message();
-  EXPECT_EQ(set->memprofile, "m.pprof");
-  EXPECT_EQ(set->memprofile_rate, 1);
-  EXPECT_EQ(set->trace, "t.json");
-  EXPECT_EQ(set->trace_cpu_rate, 1000);
-  EXPECT_EQ(ParseHarnessFlags(std::vector<std::string>{"--tracecpurate=0"})->trace_cpu_rate, 0);
-  EXPECT_EQ(ParseHarnessFlags(std::vector<std::string>{"--memprofilerate=0"})->memprofile_rate, 0);
+TEST_F(HarnessFlagsTest, EveryKindDeclaresItsOutputFlagAndDistinctFlags) {
+  for (const auto& kind : kinds_) {
+    EXPECT_TRUE(flags_.TakesValue(kind->traits().output_flag)) << kind->traits().name;
+  }
+  // A name declared twice would leave one of the flags unreachable.
+  const std::string usage = flags_.Usage();
+  for (const char* flag : {"--benchmem ", "--cpuprofile=", "--memprofile=", "--trace="}) {
+    const size_t first = usage.find(flag);
+    ASSERT_NE(first, std::string::npos) << flag;
+    EXPECT_EQ(usage.find(flag, first + 1), std::string::npos) << flag;
+  }
 }
 
-TEST(HarnessFlagsTest, ErrorsNameTheArgument) {
+TEST_F(HarnessFlagsTest, ErrorsNameTheArgument) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"--memprofiles=x"}, "unknown flag --memprofiles=x (see --help)"},
+      {{"--memprofiles=x"}, "unknown flag --memprofiles=x (see bench --help)"},
       {{"--memprofilerate=lots"},
        "--memprofilerate=lots: expected bytes between samples: 0 (off), 1 (every allocation) or "
        "more"},
@@ -171,30 +178,23 @@ TEST(HarnessFlagsTest, ErrorsNameTheArgument) {
       {{"--cpuprofilerate=fast"},
        "--cpuprofilerate=fast: expected samples per second from 1 to 10000"},
       {{"positional"},
-       "unexpected argument 'positional' (flags are spelled --name=value; see --help)"},
-      {{"--"}, "unexpected argument '--' (flags are spelled --name=value; see --help)"},
+       "unexpected argument 'positional' (flags are spelled --name=value; see bench --help)"},
+      {{"--"}, "unexpected argument '--' (flags are spelled --name=value; see bench --help)"},
       {{"--benchmem=2"}, "--benchmem=2: expected true or false"},
   };
   for (const auto& [args, message] : cases) {
-    StatusOr<Options> parsed = ParseHarnessFlags(args);
+    const Status parsed = Parse(args);
     ASSERT_FALSE(parsed.ok()) << args[0];
-    EXPECT_EQ(parsed.status().message(), message);
+    EXPECT_EQ(parsed.message(), message);
   }
 }
 
-TEST(HarnessFlagsTest, HelpSpellings) {
+TEST(HelpFlagTest, HelpSpellings) {
   EXPECT_TRUE(IsHelpFlag("--help"));
   EXPECT_TRUE(IsHelpFlag("--help=full"));
   EXPECT_TRUE(IsHelpFlag("-h"));
   EXPECT_TRUE(IsHelpFlag("--h"));
   EXPECT_FALSE(IsHelpFlag("--helpful"));
-}
-
-TEST(HarnessFlagsTest, EveryFlagHasOneLineOfHelp) {
-  for (const HarnessFlag& flag : HarnessFlags()) {
-    EXPECT_FALSE(flag.help.empty()) << flag.name;
-    EXPECT_EQ(flag.help.find('\n'), std::string_view::npos) << flag.name;
-  }
 }
 
 }  // namespace

@@ -2,97 +2,106 @@
 
 #include <string_view>
 
-#include "cli/workload_flags.h"
 #include "raytracer/image_writer.h"
 #include "raytracer/scenes.h"
 
 namespace benchprof::raytracer {
+namespace {
+
+constexpr char kIntro[] =
+    "Usage: raytrace [flags]\n"
+    "\n"
+    "Renders a scene of \"The Ray Tracer Challenge\" with one of three implementations\n"
+    "and prints the elapsed time and the allocations made while rendering.\n"
+    "\n";
+
+// A flag whose value is one of `names` ("a, b, c"), stored by `parse`.
+template <typename Value, typename Parse>
+void DeclareNamed(FlagSet& flags, std::string_view name, std::string_view names, Parse parse,
+                  Value* target, std::string_view help) {
+  flags.Custom(
+      name, "NAME",
+      [=](std::string_view value) {
+        const std::optional<Value> parsed = parse(value);
+        if (!parsed) return "expected one of " + std::string(names);
+        *target = *parsed;
+        return std::string();
+      },
+      help);
+}
+
+// Declares raytrace's flags in `flags`, bound to `*settings`; the help lines
+// are those README.md documents.
+void DeclareFlags(FlagSet& flags, RaytraceFlags* settings) {
+  const std::string scene_help = std::string(kSceneNames) + " (default reference)";
+  DeclareNamed(
+      flags, "scene", kSceneNames,
+      [](std::string_view value) -> std::optional<std::string> {
+        if (!SceneByName(value, false)) return std::nullopt;
+        return std::string(value);
+      },
+      &settings->scene, scene_help);
+  const std::string impl_help = std::string(kImplementationNames) + " (default optimized)";
+  DeclareNamed(flags, "impl", kImplementationNames, ParseImplementation, &settings->implementation,
+               impl_help);
+  const std::string schedule_help =
+      std::string(kScheduleNames) +
+      " (default line): one thread, or a worker pool fed one job per pixel or per line";
+  DeclareNamed(flags, "schedule", kScheduleNames, ParseSchedule, &settings->schedule,
+               schedule_help);
+  flags.Int("threads", "N", 1, kMaxThreads, &settings->threads,
+            "workers of the pixel and line schedules (default: the hardware's thread count)");
+  flags.Int("width", "N", 1, kMaxImageSide, &settings->width, "image width (default: the scene's)");
+  flags.Int("height", "N", 1, kMaxImageSide, &settings->height,
+            "image height (default: the scene's)");
+  flags.Bool("faithful", &settings->faithful,
+             "reproduce the Go original's quirks (epsilon 0.001, unit ceiling checkers, swapped "
+             "refraction budgets, shadow flags on top-level objects only)");
+  flags.Custom(
+      "out", "FILE",
+      [settings](std::string_view value) {
+        if (!FormatForPath(value))
+          return std::string("expected a file name ending in .png or .ppm");
+        settings->out = value;
+        return std::string();
+      },
+      "write the image to FILE (.png or .ppm)");
+}
+
+}  // namespace
 
 std::optional<RaytraceFlags> ParseRaytraceFlags(std::span<const char* const> args,
                                                 std::string* error) {
-  RaytraceFlags flags;
-  bool threads_given = false;
-  workload::WorkloadFlagReader reader(
-      args, {"help", "h", "faithful"},
-      {"scene", "impl", "schedule", "threads", "width", "height", "out"});
-  workload::WorkloadFlag flag;
-  error->clear();
-  while (reader.Next(&flag, error)) {
-    const std::string_view name = flag.name;
-    const std::string_view value = flag.value;
-    if (name == "help" || name == "h") {
-      flags.help = value == "true";
-    } else if (name == "faithful") {
-      flags.faithful = value == "true";
-    } else if (name == "scene") {
-      if (!SceneByName(value, false)) {
-        *error = workload::UnknownChoice(flag, "scene", kSceneNames);
-        return std::nullopt;
-      }
-      flags.scene = value;
-    } else if (name == "impl") {
-      const std::optional<Implementation> impl = ParseImplementation(value);
-      if (!impl) {
-        *error = workload::UnknownChoice(flag, "implementation", kImplementationNames);
-        return std::nullopt;
-      }
-      flags.implementation = *impl;
-    } else if (name == "schedule") {
-      const std::optional<Schedule> schedule = ParseSchedule(value);
-      if (!schedule) {
-        *error = workload::UnknownChoice(flag, "schedule", kScheduleNames);
-        return std::nullopt;
-      }
-      flags.schedule = *schedule;
-    } else if (name == "threads") {
-      const std::optional<int64_t> n = workload::ParseWholeNumber(flag, 1, kMaxThreads, error);
-      if (!n) return std::nullopt;
-      flags.threads = static_cast<int>(*n);
-      threads_given = true;
-    } else if (name == "width" || name == "height") {
-      const std::optional<int64_t> n = workload::ParseWholeNumber(flag, 1, kMaxImageSide, error);
-      if (!n) return std::nullopt;
-      (name == "width" ? flags.width : flags.height) = static_cast<int>(*n);
-    } else if (name == "out") {
-      if (value.empty() || !FormatForPath(value)) {
-        *error = flag.display + ": '" + std::string(value) + "' must end in .png or .ppm";
-        return std::nullopt;
-      }
-      flags.out = value;
-    }
+  RaytraceFlags settings;
+  FlagSet flags("raytrace");
+  DeclareFlags(flags, &settings);
+  CommandLine cl;
+  if (!flags.Parse(args, &cl, error)) return std::nullopt;
+  if (cl.help) {
+    settings.help = true;
+    return settings;
   }
-  if (!error->empty()) return std::nullopt;
-  if (threads_given && flags.schedule == Schedule::kSingle && flags.threads != 1) {
-    *error =
-        "--threads=" + std::to_string(flags.threads) + " needs --schedule=pixel or --schedule=line";
+  if (!cl.operands.empty() || !cl.after_separator.empty()) {
+    const std::string& operand =
+        cl.operands.empty() ? cl.after_separator.front() : cl.operands.front();
+    *error = "unexpected argument '" + operand + "' (see raytrace --help)";
     return std::nullopt;
   }
-  return flags;
+  // --threads is 0 unless given.
+  if (settings.threads != 0 && settings.schedule == Schedule::kSingle && settings.threads != 1) {
+    *error = "--threads=" + std::to_string(settings.threads) +
+             ": needs --schedule=pixel or --schedule=line";
+    return std::nullopt;
+  }
+  return settings;
 }
 
 std::string RaytraceUsage() {
-  return "Usage: raytrace [flags]\n"
-         "\n"
-         "Renders a scene of \"The Ray Tracer Challenge\" with one of three implementations\n"
-         "and prints the elapsed time and the allocations made while rendering.\n"
-         "\n"
-         "  --scene=NAME      " +
-         std::string(kSceneNames) + " (default reference)\n" + "  --impl=NAME       " +
-         std::string(kImplementationNames) + " (default optimized)\n" + "  --schedule=NAME   " +
-         std::string(kScheduleNames) +
-         " (default line): one thread, or a worker\n"
-         "                    pool fed one job per pixel or per line\n"
-         "  --threads=N       workers of the pixel and line schedules (default: the\n"
-         "                    hardware's thread count)\n"
-         "  --width=N         image width (default: the scene's)\n"
-         "  --height=N        image height (default: the scene's)\n"
-         "  --faithful        reproduce the Go original's quirks (epsilon 0.001, unit\n"
-         "                    ceiling checkers, swapped refraction budgets, shadow flags\n"
-         "                    on top-level objects only)\n"
-         "  --out=FILE        write the image to FILE (.png or .ppm)\n"
-         "  --help            print this help\n"
-         "\n"
-         "Exit codes: 0 success, 1 the image could not be written, 2 bad command line.\n";
+  RaytraceFlags unused;
+  FlagSet flags("raytrace");
+  DeclareFlags(flags, &unused);
+  return std::string(kIntro) + "Flags:\n" + flags.Usage() + "\n" +
+         FormatExitCodes(kRaytraceExitCodes);
 }
 
 }  // namespace benchprof::raytracer

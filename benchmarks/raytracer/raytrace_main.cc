@@ -2,21 +2,18 @@
 // the Go original's end-of-render statistics: elapsed time, allocations,
 // allocations per pixel.
 //
-// Allocations are counted by the harness's allocator hooks (linked in whole):
-// this thread is marked as a timed runner around the render, so the render's
-// worker threads count too, and scene building and image writing do not.
+// The render is measured with <benchprof/measure.h>: its worker threads'
+// allocations count too, and scene building and image writing do not.
 
-#include <time.h>
-
-#include <chrono>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <memory>
 #include <span>
 #include <string>
 
-#include "collect/alloc_counter.h"
-#include "collect/timed_scope.h"
+#include "benchprof/measure.h"
 #include "raytracer/canvas.h"
 #include "raytracer/image_writer.h"
 #include "raytracer/raytrace_flags.h"
@@ -27,23 +24,12 @@
 namespace benchprof::raytracer {
 namespace {
 
-constexpr int kExitWriteFailed = 1;
-constexpr int kExitUsage = 2;
-
-// CPU time of all threads: on a shared machine it shows what the render
-// cost when the elapsed time includes waiting for a core.
-double ProcessCpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
 // The output path is checked before the render, which may take minutes.
 bool CanWrite(const std::string& path, std::string* error) {
   const std::string probe = path + ".probe";
   std::FILE* f = std::fopen(probe.c_str(), "wb");
   if (f == nullptr) {
-    *error = "--out: cannot write " + path;
+    *error = "--out=" + path + ": cannot write: " + std::strerror(errno);
     return false;
   }
   std::fclose(f);
@@ -68,8 +54,8 @@ int Run(std::span<const char* const> args) {
   }
 
   const SceneDescription scene = *SceneByName(flags->scene, flags->faithful);
-  const int width = flags->width.value_or(scene.camera.width);
-  const int height = flags->height.value_or(scene.camera.height);
+  const int width = flags->width > 0 ? flags->width : scene.camera.width;
+  const int height = flags->height > 0 ? flags->height : scene.camera.height;
   RenderSettings settings{flags->schedule,
                           flags->threads > 0 ? flags->threads : DefaultThreadCount()};
   if (settings.schedule == Schedule::kSingle) settings.threads = 1;
@@ -79,29 +65,22 @@ int Run(std::span<const char* const> args) {
   // Like the Go original's per-worker contexts, made before the clock starts.
   renderer->PrepareWorkers(settings.threads);
 
-  collect::BecomeRunner();
-  const collect::AllocTotals before = collect::TotalAllocations();
-  const auto start = std::chrono::steady_clock::now();
-  const double cpu_start = ProcessCpuSeconds();
-  collect::EnterTimedRegion();
-  renderer->Render(settings, canvas);
-  collect::LeaveTimedRegion();
-  const double cpu_seconds = ProcessCpuSeconds() - cpu_start;
-  const auto stop = std::chrono::steady_clock::now();
-  const collect::AllocTotals render = collect::TotalAllocations() - before;
+  const RegionCost render = MeasureRegion([&] { renderer->Render(settings, canvas); });
 
-  const double seconds = std::chrono::duration<double>(stop - start).count();
   const double pixels = static_cast<double>(width) * height;
   std::printf("scene: %s%s, %dx%d, impl %s, schedule %s, threads %d\n", scene.name.c_str(),
               flags->faithful ? " (faithful)" : "", width, height,
               std::string(ImplementationName(flags->implementation)).c_str(),
               std::string(ScheduleName(settings.schedule)).c_str(), settings.threads);
-  std::printf("elapsed: %.3f s (%.1f ns/pixel), cpu %.3f s\n", seconds, seconds * 1e9 / pixels,
-              cpu_seconds);
-  if (collect::kAllocHooksEnabled) {
+  // CPU time of all threads: on a shared machine it shows what the render
+  // cost when the elapsed time includes waiting for a core.
+  std::printf("elapsed: %.3f s (%.1f ns/pixel), cpu %.3f s\n", render.wall_seconds,
+              render.wall_seconds * 1e9 / pixels, render.cpu_seconds);
+  if (render.allocations_counted) {
     std::printf("allocations: %llu (%.2f per pixel), %llu bytes\n",
-                static_cast<unsigned long long>(render.allocs), render.allocs / pixels,
-                static_cast<unsigned long long>(render.bytes));
+                static_cast<unsigned long long>(render.allocations),
+                static_cast<double>(render.allocations) / pixels,
+                static_cast<unsigned long long>(render.allocated_bytes));
   } else {
     std::printf("allocations: not counted in this build\n");
   }

@@ -1,15 +1,17 @@
-// The rss-search CLI's command line: flags, defaults, validation and help.
+// The rss-search CLI's command line: flags, defaults, validation, help and
+// exit codes, in the convention of every benchprof program
+// (<benchprof/flags.h>).
 //
 //   rss-search --variant=pool --documents=4000 --mode=disk --topic=president
 //              --workers=2 --distinct --dir=/tmp/feeds --seed=1
 //
 // Every flag takes `--name=value` or `--name value` (one dash works too). A
-// bad command line gets one line naming the flag and the problem.
+// bad command line gets one line naming the argument and the problem.
 //
 // Example:
 //   std::string error;
 //   std::optional<FreqFlags> flags = ParseFreqFlags(args, &error);
-//   if (!flags) { std::cerr << "rss-search: " << error << "\n"; return 2; }
+//   if (!flags) { std::cerr << "rss-search: " << error << "\n"; return kExitUsage; }
 //
 // Thread-safety: thread-safe.
 #ifndef BENCHPROF_BENCHMARKS_RSS_FREQ_FLAGS_H_
@@ -20,6 +22,7 @@
 #include <span>
 #include <string>
 
+#include "benchprof/flags.h"
 #include "rss/corpus.h"
 #include "rss/document_set.h"
 #include "rss/freq.h"
@@ -41,6 +44,15 @@ struct FreqFlags {
 // The largest accepted --documents and --workers.
 inline constexpr int kMaxCliDocuments = 100000;
 inline constexpr int kMaxWorkers = 1024;
+
+// The exit codes, as --help lists them.
+inline constexpr int kExitFailed = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr ExitCodeInfo kFreqExitCodes[] = {
+    {0, "success"},
+    {kExitFailed, "a document failed (one line names the first)"},
+    {kExitUsage, "bad command line"},
+};
 
 // Parses the arguments after the program name. On a bad command line returns
 // nothing and sets `*error` to one line (no program name, no newline).

@@ -3,14 +3,11 @@
 // original did), searches it with one variant and prints the original's
 // result line, the elapsed and CPU time, and the search's allocations.
 //
-// Allocations are counted by the harness's allocator hooks (linked in
-// whole): this thread is marked as a timed runner around the search, so the
-// variants' threads count too, and generating the corpus does not.
+// The search is measured with <benchprof/measure.h>: the variants' threads'
+// allocations count too, and generating the corpus does not.
 
 #include <stdlib.h>
-#include <time.h>
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -19,25 +16,13 @@
 #include <string>
 #include <system_error>
 
-#include "collect/alloc_counter.h"
-#include "collect/timed_scope.h"
+#include "benchprof/measure.h"
 #include "rss/document_set.h"
 #include "rss/freq.h"
 #include "rss/freq_flags.h"
 
 namespace benchprof::rss {
 namespace {
-
-constexpr int kExitFailed = 1;
-constexpr int kExitUsage = 2;
-
-// CPU time of all threads: on a shared machine it shows what the search
-// cost when the elapsed time includes waiting for a core.
-double ProcessCpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
 
 // A fresh directory under $TMPDIR (or /tmp), removed with its contents when
 // destroyed.
@@ -68,6 +53,30 @@ class TempDirectory {
   std::string path_;
 };
 
+// Where the corpus goes in disk mode: --dir, created if need be, or a fresh
+// temporary directory. Returns 0, or the exit code with the error printed.
+int ChooseDirectory(const FreqFlags& flags, TempDirectory& temp, std::string* directory) {
+  if (flags.storage != Storage::kDisk) return 0;
+  std::string error;
+  if (flags.directory.empty()) {
+    if (!temp.Create(&error)) {
+      std::cerr << "rss-search: " << error << "\n";
+      return kExitFailed;
+    }
+    *directory = temp.path();
+    return 0;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(flags.directory, ec);
+  if (ec || !std::filesystem::is_directory(flags.directory)) {
+    std::cerr << "rss-search: --dir=" << flags.directory << ": cannot create the directory"
+              << (ec ? ": " + ec.message() : std::string()) << "\n";
+    return kExitUsage;
+  }
+  *directory = flags.directory;
+  return 0;
+}
+
 int Run(std::span<const char* const> args) {
   std::string error;
   const std::optional<FreqFlags> flags = ParseFreqFlags(args, &error);
@@ -86,22 +95,8 @@ int Run(std::span<const char* const> args) {
   options.storage = flags->storage;
   options.layout = flags->layout;
   TempDirectory temp;
-  if (flags->storage == Storage::kDisk) {
-    if (flags->directory.empty()) {
-      if (!temp.Create(&error)) {
-        std::cerr << "rss-search: " << error << "\n";
-        return kExitFailed;
-      }
-      options.directory = temp.path();
-    } else {
-      std::error_code ec;
-      std::filesystem::create_directories(flags->directory, ec);
-      if (ec || !std::filesystem::is_directory(flags->directory)) {
-        std::cerr << "rss-search: --dir: cannot create directory " << flags->directory << "\n";
-        return kExitUsage;
-      }
-      options.directory = flags->directory;
-    }
+  if (const int failed = ChooseDirectory(*flags, temp, &options.directory); failed != 0) {
+    return failed;
   }
   const std::optional<DocumentSet> set = DocumentSet::Create(options, &error);
   if (!set) {
@@ -110,18 +105,10 @@ int Run(std::span<const char* const> args) {
   }
   const int workers = flags->workers > 0 ? flags->workers : DefaultWorkers();
 
-  collect::BecomeRunner();
-  const collect::AllocTotals before = collect::TotalAllocations();
-  const auto start = std::chrono::steady_clock::now();
-  const double cpu_start = ProcessCpuSeconds();
-  collect::EnterTimedRegion();
-  const FreqResult result = Freq(flags->variant, *set, flags->topic, workers);
-  collect::LeaveTimedRegion();
-  const double cpu_seconds = ProcessCpuSeconds() - cpu_start;
-  const auto stop = std::chrono::steady_clock::now();
-  const collect::AllocTotals search = collect::TotalAllocations() - before;
+  FreqResult result;
+  const RegionCost search =
+      MeasureRegion([&] { result = Freq(flags->variant, *set, flags->topic, workers); });
 
-  const double seconds = std::chrono::duration<double>(stop - start).count();
   const double documents = static_cast<double>(set->size());
   // The Go program's last line, word for word.
   std::printf("Searching %zu files, found %s %lld times.\n", set->size(), flags->topic.c_str(),
@@ -136,12 +123,16 @@ int Run(std::span<const char* const> args) {
   } else {
     std::printf(", mode disk (%zu files in %s)\n", set->size(), options.directory.c_str());
   }
-  std::printf("elapsed: %.3f s (%.1f us/document), cpu %.3f s\n", seconds,
-              seconds * 1e6 / documents, cpu_seconds);
-  if (collect::kAllocHooksEnabled) {
+  // CPU time of all threads: on a shared machine it shows what the search
+  // cost when the elapsed time includes waiting for a core.
+  std::printf("elapsed: %.3f s (%.1f us/document), cpu %.3f s\n", search.wall_seconds,
+              search.wall_seconds * 1e6 / documents, search.cpu_seconds);
+  if (search.allocations_counted) {
     std::printf("allocations: %llu (%.1f per document), %llu bytes (%.0f per document)\n",
-                static_cast<unsigned long long>(search.allocs), search.allocs / documents,
-                static_cast<unsigned long long>(search.bytes), search.bytes / documents);
+                static_cast<unsigned long long>(search.allocations),
+                static_cast<double>(search.allocations) / documents,
+                static_cast<unsigned long long>(search.allocated_bytes),
+                static_cast<double>(search.allocated_bytes) / documents);
   } else {
     std::printf("allocations: not counted in this build\n");
   }

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "common/json_value.h"
-#include "tools/results/benchfmt_reader.h"
 #include "support/subprocess.h"
+#include "tools/results/benchfmt_reader.h"
 
 namespace benchprof {
 namespace {
@@ -53,8 +53,18 @@ TEST(CompareCliTest, HelpAndUsage) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.stdout_text.find("compare"), std::string::npos);
   EXPECT_NE(r.stdout_text.find("convert"), std::string::npos);
+  EXPECT_NE(r.stdout_text.find("Exit codes:\n  0  --help, --version\n  3  no command"),
+            std::string::npos)
+      << r.stdout_text;
   r = Benchprof({"compare", "--help"});
   EXPECT_EQ(r.exit_code, 0);
+  // The flags and exit codes are generated from the declarations.
+  EXPECT_NE(r.stdout_text.find("Flags:\n  --format=text|markdown|json\n"), std::string::npos)
+      << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("  --help "), std::string::npos) << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("Exit codes:\n  0  no regression\n  1  regression"),
+            std::string::npos)
+      << r.stdout_text;
   EXPECT_NE(r.stdout_text.find("3  bad input"), std::string::npos);
   r = Benchprof({"help", "convert"});
   EXPECT_EQ(r.exit_code, 0);
@@ -160,7 +170,8 @@ TEST(CompareCliTest, EveryBadInputIsExitThreeWithOneLine) {
   ExpectBadInput(Benchprof({"compare", "--threshold=BM_(=time:5%", kBase, kHead}),
                  "invalid regular expression");
   ExpectBadInput(Benchprof({"compare", "--filter=(", kBase, kHead}), "--filter=(");
-  ExpectBadInput(Benchprof({"compare", kBase, kHead, "--format"}), "needs a value");
+  ExpectBadInput(Benchprof({"compare", kBase, kHead, "--format"}),
+                 "benchprof compare: --format: needs a value, as --format=text|markdown|json");
   ExpectBadInput(Benchprof({"compare", "--regressions-file=/nonexistent/dir/x", kBase, kHead}),
                  "--regressions-file");
   ExpectBadInput(Benchprof({"compare", kBase, dir.path()}), ": is a directory");
@@ -204,7 +215,10 @@ TEST(ConvertCliTest, BadInputIsExitThree) {
   ExpectBadInput(Benchprof({"convert", dir.File("bad.json")}),
                  "bad.json: benchmarks[0]: \"name\" is a number, expected a string");
   ExpectBadInput(Benchprof({"convert", "--out=/nonexistent/x.txt", kBase}), "--out");
-  ExpectBadInput(Benchprof({"convert", "--frob", kBase}), "unknown flag --frob");
+  ExpectBadInput(Benchprof({"convert", "--frob", kBase}),
+                 "benchprof convert: unknown flag --frob (see benchprof convert --help)");
+  ExpectBadInput(Benchprof({"convert", kBase, "--out"}),
+                 "benchprof convert: --out: needs a value, as --out=FILE");
   EXPECT_FALSE(FileExists("/nonexistent/x.txt"));
 }
 

@@ -164,7 +164,8 @@ TEST(TraceSummaryCliTest, EveryBadInputIsExitThreeWithOneLine) {
                  "--format=xml: expected text or json");
   ExpectBadInput(Benchprof({"trace-summary", "--top=3", dir.File("bad.json")}),
                  "unknown flag --top=3");
-  ExpectBadInput(Benchprof({"trace-summary", dir.File("bad.json"), "--format"}), "needs a value");
+  ExpectBadInput(Benchprof({"trace-summary", dir.File("bad.json"), "--format"}),
+                 "benchprof trace-summary: --format: needs a value, as --format=text|json");
 }
 
 }  // namespace

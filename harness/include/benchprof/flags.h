@@ -125,7 +125,8 @@ class FlagSet {
   bool TakesValue(std::string_view name) const;
 
   // The flags as a help section: one entry per flag in declaration order,
-  // "  --name=VALUE  help", the help wrapped to 79 columns and aligned.
+  // "  --name=VALUE  help", the help wrapped to 79 columns and aligned, and
+  // last "--help".
   std::string Usage() const;
 
   // The program name given to the constructor.

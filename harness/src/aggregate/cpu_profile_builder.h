@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "aggregate/run_label.h"
+#include "aggregate/run_labels.h"
 #include "aggregate/stack_table.h"
 #include "aggregate/symbolizer.h"
 #include "encode/profile_data.h"

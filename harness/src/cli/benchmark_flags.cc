@@ -1,12 +1,13 @@
 #include "cli/benchmark_flags.h"
 
 #include <array>
-#include <charconv>
-#include <cmath>
+#include <initializer_list>
+#include <optional>
 #include <regex>
 #include <string>
 
-#include "cli/flag_values.h"
+#include "cli/flag_spelling.h"
+#include "common/number_parser.h"
 
 namespace benchprof::cli {
 namespace {
@@ -51,6 +52,17 @@ constexpr std::array kBenchmarkFlags = {
     BenchmarkFlag{"v", Kind::kInt},
 };
 
+// OK if `text` is one of `choices`; else an error listing them.
+Status CheckOneOf(std::string_view text, std::initializer_list<std::string_view> choices) {
+  std::string listed;
+  for (std::string_view choice : choices) {
+    if (text == choice) return Status();
+    if (!listed.empty()) listed += ", ";
+    listed += choice;
+  }
+  return Status::Error("expected one of " + listed);
+}
+
 Status CheckRegex(std::string_view value) {
   // As 1.7.1 does: a leading '-' negates the filter; POSIX extended syntax.
   if (!value.empty() && value.front() == '-') value.remove_prefix(1);
@@ -80,24 +92,24 @@ Status CheckContext(std::string_view value) {
 Status CheckValue(Kind kind, std::string_view value) {
   switch (kind) {
     case Kind::kBool:
-      return ParseBool(value).status();
+      return ParseBool(value) ? Status() : Status::Error("expected true or false");
     case Kind::kPositiveInt: {
-      auto parsed = ParseInt(value);
-      if (!parsed.ok() || *parsed < 1 || *parsed > INT32_MAX) {
+      const std::optional<int64_t> parsed = ParseInteger(value, IntegerSyntax::kDecimal);
+      if (!parsed || *parsed < 1 || *parsed > INT32_MAX) {
         return Status::Error("expected an integer from 1 to 2147483647");
       }
       return Status();
     }
     case Kind::kInt: {
-      auto parsed = ParseInt(value);
-      if (!parsed.ok() || *parsed < INT32_MIN || *parsed > INT32_MAX) {
+      const std::optional<int64_t> parsed = ParseInteger(value, IntegerSyntax::kDecimal);
+      if (!parsed || *parsed < INT32_MIN || *parsed > INT32_MAX) {
         return Status::Error("expected a 32-bit integer");
       }
       return Status();
     }
     case Kind::kSeconds: {
-      auto parsed = ParseDouble(value);
-      if (!parsed.ok() || !std::isfinite(*parsed) || *parsed < 0) {
+      const std::optional<double> parsed = ParseNumber(value);
+      if (!parsed || *parsed < 0) {
         if (!value.empty() && (value.back() == 's' || value.back() == 'x')) {
           return Status::Error(
               "expected seconds as a plain number, e.g. 0.5 (the 's' and 'x' suffixes need "
@@ -113,7 +125,7 @@ Status CheckValue(Kind kind, std::string_view value) {
       return CheckOneOf(value, {"ns", "us", "ms", "s"});
     case Kind::kColor:
       if (value == "auto") return Status();
-      return ParseBool(value).ok() ? Status() : Status::Error("expected auto, true or false");
+      return ParseBool(value) ? Status() : Status::Error("expected auto, true or false");
     case Kind::kRegex:
       return CheckRegex(value);
     case Kind::kContext:

@@ -5,11 +5,27 @@
 #include <cstdio>
 #include <string>
 
-#include "cli/harness_flags.h"
+#include "benchprof/main.h"
 
 namespace benchprof::cli {
+namespace {
 
-void PrintHelp() {
+constexpr ExitCodeInfo kBenchExitCodes[] = {
+    {kExitOk, "success"},
+    {kExitBenchmarkError,
+     "a benchmark reported an error (SkipWithError, or it could not be measured)"},
+    {kExitUsage, "bad command line: unknown flag, malformed value, unwritable output path"},
+    {kExitNoBenchmarkMatched, "the filter matched no benchmark"},
+    {kExitHarnessFailure, "benchprof itself failed: start-up self-test, or writing a result file"},
+};
+
+void Print(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+
+}  // namespace
+
+std::span<const ExitCodeInfo> BenchExitCodes() { return kBenchExitCodes; }
+
+void PrintHelp(const FlagSet& flags) {
   std::printf(
       "Runs Google Benchmark 1.7.1 benchmarks and measures them as `go test -bench` does.\n"
       "\n"
@@ -18,23 +34,10 @@ void PrintHelp() {
   benchmark::PrintDefaultHelp();
   std::fflush(stdout);
 
-  std::printf("\nbenchprof flags (Go's single-dash spelling -name works too):\n");
-  size_t width = 0;
-  auto spelled = [](const HarnessFlag& flag) {
-    std::string text = "--" + std::string(flag.name);
-    if (!flag.value_name.empty()) text += "=" + std::string(flag.value_name);
-    return text;
-  };
-  for (const HarnessFlag& flag : HarnessFlags()) width = std::max(width, spelled(flag).size());
-  for (const HarnessFlag& flag : HarnessFlags()) {
-    std::printf("  %-*s  %.*s\n", static_cast<int>(width), spelled(flag).c_str(),
-                static_cast<int>(flag.help.size()), flag.help.data());
-  }
-  std::printf("  %-*s  %s\n", static_cast<int>(width), "--help", "print this help and exit");
-  std::printf(
-      "\n"
-      "Exit codes: 0 success; 1 a benchmark reported an error; 2 bad command line;\n"
-      "3 the filter matched no benchmark; 4 benchprof itself failed.\n");
+  Print("\nbenchprof flags (Go's single-dash spelling -name works too):\n");
+  Print(flags.Usage());
+  Print("\n");
+  Print(FormatExitCodes(kBenchExitCodes));
 }
 
 }  // namespace benchprof::cli

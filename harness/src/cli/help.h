@@ -1,14 +1,21 @@
 // The text of `bench --help`: Google Benchmark's flags, benchprof's flags
-// (one line each) and the exit codes.
+// (those of every profile kind included) and the exit codes.
 //
 // Thread-safety: thread-compatible (writes to stdout).
 #ifndef BENCHPROF_CLI_HELP_H_
 #define BENCHPROF_CLI_HELP_H_
 
+#include <span>
+
+#include "benchprof/flags.h"
+
 namespace benchprof::cli {
 
-// Prints the help to stdout. Its signature fits benchmark::Initialize().
-void PrintHelp();
+// bench's exit codes, as --help and the README list them.
+std::span<const ExitCodeInfo> BenchExitCodes();
+
+// Prints the help to stdout, with `flags` as benchprof's flags.
+void PrintHelp(const FlagSet& flags);
 
 }  // namespace benchprof::cli
 

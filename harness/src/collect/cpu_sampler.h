@@ -14,7 +14,8 @@
 // Threads: the thread that starts the sampler is armed at once, and so is
 // every other thread already running (listed from /proc/self/task, each
 // timer on that thread's CPU clock, signalling it); threads started later
-// arm themselves when they begin (thread_hooks.cc wraps pthread_create).
+// arm themselves when they begin, through kCpuSamplerThreadListener
+// (thread_hooks.h wraps pthread_create).
 //
 // Samples are never silently lost: a full buffer, a signal that arrives while
 // the thread is already unwinding, or an unwind that cannot find the
@@ -35,6 +36,7 @@
 #include <functional>
 #include <span>
 
+#include "collect/thread_hooks.h"
 #include "common/status.h"
 
 namespace benchprof::collect {
@@ -70,12 +72,16 @@ bool CpuSamplerRunning();
 // the unwinder on this thread, which is not safe to do inside the handler),
 // replacing one StartCpuSampler armed for its tid: the same thread, caught
 // as it started, or an ended one whose tid it now has. Called for every new
-// thread by thread_hooks.cc. Takes a mutex.
+// thread through kCpuSamplerThreadListener. Takes a mutex.
 void RegisterCurrentThread();
 
 // Deletes the calling thread's own timer, if it has one. Called when a
 // thread started through pthread_create returns.
 void UnregisterCurrentThread();
+
+// The thread hooks (thread_hooks.h) that arm and disarm threads started
+// while the sampler runs. Register them before StartCpuSampler().
+extern const ThreadListener kCpuSamplerThreadListener;
 
 // One recorded sample.
 struct CpuSample {

@@ -256,28 +256,33 @@ bool FlagSet::Parse(std::span<const std::string> args, CommandLine* result,
 }
 
 std::string FlagSet::Usage() const {
+  std::vector<const Flag*> entries;
+  for (const Flag& flag : flags_) entries.push_back(&flag);
+  // Every program takes --help; it is listed last.
+  const Flag help{"help", "", "print this help and exit", nullptr};
+  entries.push_back(&help);
   auto spelled = [](const Flag& flag) {
     std::string text = "--" + flag.name;
     if (!flag.value_name.empty()) text += "=" + flag.value_name;
     return text;
   };
   size_t column = 0;
-  for (const Flag& flag : flags_) column = std::max(column, spelled(flag).size() + 4);
+  for (const Flag* flag : entries) column = std::max(column, spelled(*flag).size() + 4);
   column = std::min(column, kMaxNameColumn);
   std::string text;
-  for (const Flag& flag : flags_) {
-    std::string line = "  " + spelled(flag);
-    const std::vector<std::string> help = Wrap(flag.help, kUsageWidth - column);
-    if (line.size() + 2 > column && !help.empty()) {
+  for (const Flag* flag : entries) {
+    std::string line = "  " + spelled(*flag);
+    const std::vector<std::string> help_lines = Wrap(flag->help, kUsageWidth - column);
+    if (line.size() + 2 > column && !help_lines.empty()) {
       text += line + "\n";
       line.clear();
     }
-    for (const std::string& help_line : help) {
+    for (const std::string& help_line : help_lines) {
       line.resize(column, ' ');
       text += line + help_line + "\n";
       line.clear();
     }
-    if (help.empty()) text += line + "\n";
+    if (help_lines.empty()) text += line + "\n";
   }
   return text;
 }

@@ -55,6 +55,10 @@ std::optional<uint64_t> ParseUnsigned(std::string_view text, IntegerSyntax synta
 }
 
 std::optional<double> ParseNumber(std::string_view text) {
+  // from_chars takes no '+'; "+0.5" is still a number.
+  if (text.starts_with('+') && text.size() > 1 && text[1] != '-' && text[1] != '+') {
+    text.remove_prefix(1);
+  }
   if (text.empty()) return std::nullopt;
   double value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);

@@ -31,8 +31,9 @@ std::optional<int64_t> ParseInteger(std::string_view text,
 std::optional<uint64_t> ParseUnsigned(std::string_view text,
                                       IntegerSyntax syntax = IntegerSyntax::kDecimalOrHex);
 
-// A finite decimal number in the "C" locale's syntax ("0.5", "-3", "2e-3");
-// nothing for infinities, NaN, hexadecimal floats and anything else.
+// A finite decimal number in the "C" locale's syntax, optionally signed
+// ("0.5", "+0.5", "-3", "2e-3"); nothing for infinities, NaN, hexadecimal
+// floats and anything else.
 std::optional<double> ParseNumber(std::string_view text);
 
 // true/false, yes/no, on/off, 1/0, t/f, y/n in any case.

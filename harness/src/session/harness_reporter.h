@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "aggregate/run_label.h"
+#include "aggregate/run_labels.h"
 
 namespace benchprof::session {
 

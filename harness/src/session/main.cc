@@ -3,11 +3,15 @@
 // Order of work, so that every mistake is reported before a benchmark runs:
 //   1. --help, then every Google Benchmark flag is validated (one line, exit 2)
 //   2. benchmark::Initialize() consumes the library's flags
-//   3. the harness flags are parsed from what is left (unknown flag: exit 2)
+//   3. the harness flags (--benchmem and every profile kind's) are parsed
+//      from what is left (unknown flag: exit 2)
 //   4. output paths are created as temporary files (unwritable: exit 2)
 //   5. self-test of the timed-loop interception (when a figure depends on it)
-//   6. profilers start; one RunSpecifiedBenchmarks() call; profiles are
-//      written and output files move into place.
+//   6. the requested profile kinds start, in their start order; one
+//      RunSpecifiedBenchmarks() call; the kinds finish in the same order and
+//      the output files move into place.
+//
+// No profile kind is named here: they come from profiles/profile_registry.h.
 #include "benchprof/main.h"
 
 #include <benchmark/benchmark.h>
@@ -19,18 +23,15 @@
 #include <vector>
 
 #include "cli/benchmark_flags.h"
-#include "cli/flag_values.h"
+#include "cli/flag_spelling.h"
 #include "cli/harness_flags.h"
 #include "cli/help.h"
 #include "collect/alloc_counter.h"
 #include "common/atomic_file.h"
-#include "session/cpu_profile.h"
+#include "profiles/profile_registry.h"
 #include "session/harness_reporter.h"
-#include "session/heap_profile.h"
 #include "session/loop_hooks.h"
-#include "session/run_labels.h"
 #include "session/timed_loop.h"
-#include "session/trace_session.h"
 
 // Defined by the library (benchmark.cc); not in its public header.
 namespace benchmark {
@@ -40,10 +41,9 @@ extern bool FLAGS_benchmark_list_tests;
 }  // namespace benchmark
 
 namespace benchprof {
-
-using aggregate::RunLabel;
-
 namespace {
+
+using profiles::Profile;
 
 std::string ProgramName(const char* argv0) {
   const std::string path = argv0 != nullptr ? argv0 : "bench";
@@ -56,6 +56,27 @@ int Fail(const std::string& program, const std::string& message, int exit_code) 
   return exit_code;
 }
 
+// The command line with Go's single-dash flags spelled with two dashes, as
+// the library reads them. A value that follows a harness flag as the next
+// argument (`--cpuprofile -x.pprof`) is left as it is.
+std::vector<std::string> NormalizeArguments(int argc, char** argv, const FlagSet& flags) {
+  std::vector<std::string> args;
+  bool next_is_value = false;
+  for (int i = 1; i < argc; ++i) {
+    if (next_is_value) {
+      args.emplace_back(argv[i]);
+      next_is_value = false;
+      continue;
+    }
+    std::string arg = cli::NormalizeDashes(argv[i]);
+    if (arg.starts_with("--") && arg.find('=') == std::string::npos) {
+      next_is_value = flags.TakesValue(std::string_view(arg).substr(2));
+    }
+    args.push_back(std::move(arg));
+  }
+  return args;
+}
+
 // The temporary file behind output flag `flag`; none if `path` is empty.
 StatusOr<std::optional<AtomicFile>> OpenOutput(const std::string& flag, const std::string& path) {
   if (path.empty()) return std::optional<AtomicFile>();
@@ -64,27 +85,188 @@ StatusOr<std::optional<AtomicFile>> OpenOutput(const std::string& flag, const st
   return std::optional<AtomicFile>(std::move(created).value());
 }
 
-bool NeedsInterception(const cli::Options& options) {
-  return options.benchmem || !options.cpuprofile.empty() || !options.memprofile.empty() ||
-         !options.trace.empty();
-}
+// What the run asked for: the harness options and the requested kinds.
+struct Request {
+  cli::HarnessOptions options;
+  std::vector<Profile*> kinds;  // requested, in start order
+
+  bool NeedsInterception() const {
+    if (options.benchmem) return true;
+    for (const Profile* kind : kinds) {
+      if (kind->traits().needs_timed_loops) return true;
+    }
+    return false;
+  }
+
+  // The first flag that needs the allocator hooks, or "".
+  std::string NeedsAllocationHooks() const {
+    if (options.benchmem) return "--benchmem";
+    for (const Profile* kind : kinds) {
+      if (kind->traits().needs_allocation_hooks) {
+        return "--" + std::string(kind->traits().output_flag);
+      }
+    }
+    return "";
+  }
+
+  bool Has(std::string_view output_flag) const {
+    for (const Profile* kind : kinds) {
+      if (kind->traits().output_flag == output_flag) return true;
+    }
+    return false;
+  }
+};
 
 // Checks that the interception every requested figure depends on is live.
-Status SelfTest(const cli::Options& options) {
-  if (!NeedsInterception(options)) return Status();
+Status SelfTest(const Request& request) {
+  if (!request.NeedsInterception()) return Status();
   if (!session::LoopHooksAreLinked()) {
     return Status::Error(
         "self-test failed: this executable was not linked with benchprof::main's --wrap "
         "options, so timed loops cannot be observed; refusing to report allocation figures or "
         "profiles");
   }
-  if (!options.benchmem && options.memprofile.empty()) return Status();
-  if (!collect::kAllocHooksEnabled) {
-    return Status::Error(std::string(options.benchmem ? "--benchmem" : "--memprofile") +
+  const std::string needs_hooks = request.NeedsAllocationHooks();
+  if (!needs_hooks.empty() && !collect::kAllocHooksEnabled) {
+    return Status::Error(needs_hooks +
                          ": this build does not see allocations (configured with "
                          "BENCHPROF_ALLOC_HOOKS=OFF, as sanitizer builds are)");
   }
   return Status();
+}
+
+// One warning per pair of requested kinds where one disturbs the other.
+void WarnOfDisturbances(const std::string& program, const Request& request) {
+  for (const Profile* kind : request.kinds) {
+    const profiles::ProfileTraits& traits = kind->traits();
+    if (traits.disturbs.empty() || !request.Has(traits.disturbs)) continue;
+    std::fprintf(stderr,
+                 "%s: warning: --%.*s and --%.*s together: %.*s; profile one at a time for exact "
+                 "figures\n",
+                 program.c_str(), static_cast<int>(traits.disturbs.size()),
+                 traits.disturbs.data(), static_cast<int>(traits.output_flag.size()),
+                 traits.output_flag.data(), static_cast<int>(traits.disturbance.size()),
+                 traits.disturbance.data());
+  }
+}
+
+// The output files, opened before anything runs: --benchmark_out's and each
+// requested kind's, in the kinds' order. An unwritable path is a usage error.
+struct Outputs {
+  std::optional<AtomicFile> results;
+  std::vector<AtomicFile> kinds;
+};
+
+StatusOr<Outputs> OpenOutputs(const Request& request) {
+  Outputs outputs;
+  // The library would truncate --benchmark_out and fill it as benchmarks
+  // finish; it writes the temporary file instead.
+  StatusOr<std::optional<AtomicFile>> results =
+      OpenOutput("--benchmark_out", benchmark::FLAGS_benchmark_out);
+  if (!results.ok()) return results.status();
+  outputs.results = std::move(results).value();
+  for (const Profile* kind : request.kinds) {
+    StatusOr<std::optional<AtomicFile>> file =
+        OpenOutput("--" + std::string(kind->traits().output_flag), kind->output_path());
+    if (!file.ok()) return file.status();
+    outputs.kinds.push_back(std::move(**file));
+  }
+  return outputs;
+}
+
+// Starts the requested kinds (their thread hooks first), in start order.
+Status StartProfiles(const Request& request, Outputs& outputs, const std::string& program) {
+  for (const Profile* kind : request.kinds) {
+    const collect::ThreadListener* listener = kind->traits().thread_listener;
+    if (listener != nullptr && !collect::AddThreadListener(listener)) {
+      return Status::Error("too many thread listeners");
+    }
+  }
+  for (size_t i = 0; i < request.kinds.size(); ++i) {
+    if (Status started = request.kinds[i]->Start(std::move(outputs.kinds[i]), {program});
+        !started.ok()) {
+      return started;
+    }
+  }
+  return Status();
+}
+
+Status FinishProfiles(const Request& request, const aggregate::RunLabels& labels) {
+  for (Profile* kind : request.kinds) {
+    if (Status written = kind->Finish(labels); !written.ok()) return written;
+  }
+  return Status();
+}
+
+// Runs the benchmarks with the harness's reporters; returns how many matched.
+size_t RunBenchmarks(session::RunAuditor& auditor, const std::optional<AtomicFile>& results) {
+  session::HarnessReporter display(benchmark::CreateDefaultDisplayReporter(), auditor);
+  std::unique_ptr<session::HarnessReporter> file;
+  if (results) {
+    file = std::make_unique<session::HarnessReporter>(
+        session::MakeFileReporter(benchmark::FLAGS_benchmark_out_format), auditor);
+  }
+  // The library allows exactly one call per process.
+  const size_t matched = benchmark::RunSpecifiedBenchmarks(&display, file.get());
+  benchmark::Shutdown();
+  return matched;
+}
+
+// Everything after the command line: outputs, self-test, the run, the files.
+int Run(const std::string& program, const Request& request) {
+  StatusOr<Outputs> outputs = OpenOutputs(request);
+  if (!outputs.ok()) return Fail(program, outputs.status().message(), kExitUsage);
+  if (outputs->results) benchmark::FLAGS_benchmark_out = outputs->results->temp_path();
+  if (Status tested = SelfTest(request); !tested.ok()) {
+    return Fail(program, tested.message(), kExitHarnessFailure);
+  }
+  WarnOfDisturbances(program, request);
+
+  // Listing benchmarks runs none: nothing to profile.
+  const bool profiling = !request.kinds.empty() && !benchmark::FLAGS_benchmark_list_tests;
+  session::TimedLoopSettings loop;
+  loop.publish_alloc_counters = request.options.benchmem;
+  if (profiling) {
+    loop.label_profile_segments = true;
+    loop.listeners = request.kinds;
+  }
+  if (!session::ConfigureTimedLoop(loop)) {
+    return Fail(program, "too many profile kinds requested at once", kExitUsage);
+  }
+  benchmark::AddCustomContext("benchprof_version", BENCHPROF_VERSION);
+  benchmark::AddCustomContext("benchprof_benchmem", request.options.benchmem ? "true" : "false");
+
+  session::RunAuditor auditor(/*requires_interception=*/request.NeedsInterception(),
+                              /*expect_alloc_counters=*/request.options.benchmem);
+  aggregate::RunLabels run_labels;
+  auditor.SetSegmentListener([&](uint32_t segment, const aggregate::RunLabel& label) {
+    run_labels.NoteReportedRun(segment, label);
+    for (Profile* kind : request.kinds) kind->OnReportedRun(segment, label);
+  });
+  if (profiling) {
+    if (Status started = StartProfiles(request, *outputs, program); !started.ok()) {
+      return Fail(program, started.message(), kExitHarnessFailure);
+    }
+  }
+  // The library has said which filter matched nothing.
+  if (RunBenchmarks(auditor, outputs->results) == 0) return kExitNoBenchmarkMatched;
+  if (profiling) {
+    if (Status written = FinishProfiles(request, run_labels); !written.ok()) {
+      return Fail(program, written.message(), kExitHarnessFailure);
+    }
+  }
+  if (const uint64_t lost = collect::UncountedAllocations(); lost > 0 && request.options.benchmem) {
+    std::fprintf(stderr,
+                 "%s: warning: %llu allocations could not be counted (no memory for counter "
+                 "slots); allocs/op and B/op are too low\n",
+                 program.c_str(), static_cast<unsigned long long>(lost));
+  }
+  if (outputs->results && !benchmark::FLAGS_benchmark_list_tests) {
+    if (Status written = outputs->results->Commit(); !written.ok()) {
+      return Fail(program, "--benchmark_out: " + written.message(), kExitHarnessFailure);
+    }
+  }
+  return auditor.any_error() ? kExitBenchmarkError : kExitOk;
 }
 
 }  // namespace
@@ -92,11 +274,16 @@ Status SelfTest(const cli::Options& options) {
 int Main(int argc, char** argv) {
   const std::string program = ProgramName(argc > 0 ? argv[0] : nullptr);
 
-  std::vector<std::string> args;
-  for (int i = 1; i < argc; ++i) args.push_back(cli::NormalizeDashes(argv[i]));
+  Request request;
+  const std::vector<std::unique_ptr<Profile>> kinds = profiles::MakeProfiles();
+  FlagSet flags(program);
+  cli::DeclareHarnessFlags(flags, request.options);
+  for (const auto& kind : kinds) kind->DeclareFlags(flags);
+
+  std::vector<std::string> args = NormalizeArguments(argc, argv, flags);
   for (const std::string& arg : args) {
     if (cli::IsHelpFlag(arg)) {
-      cli::PrintHelp();
+      cli::PrintHelp(flags);
       return kExitOk;
     }
   }
@@ -111,125 +298,23 @@ int Main(int argc, char** argv) {
   for (std::string& arg : args) library_argv.push_back(arg.data());
   library_argv.push_back(nullptr);
   int library_argc = static_cast<int>(library_argv.size()) - 1;
-  benchmark::Initialize(&library_argc, library_argv.data(), &cli::PrintHelp);
+  // The library prints its help only for flags benchprof has already
+  // refused; this keeps the full help in that case too.
+  static const FlagSet* help_flags;
+  help_flags = &flags;
+  benchmark::Initialize(&library_argc, library_argv.data(), [] { cli::PrintHelp(*help_flags); });
 
   const std::vector<std::string> rest(library_argv.begin() + 1,
                                       library_argv.begin() + library_argc);
-  StatusOr<cli::Options> options = cli::ParseHarnessFlags(rest);
-  if (!options.ok()) return Fail(program, options.status().message(), kExitUsage);
-
-  // Every output is first a temporary file beside its destination, moved
-  // into place at the end; an unwritable path is a usage error now, before
-  // anything runs. (The library would truncate --benchmark_out and fill it
-  // as benchmarks finish; it writes the temporary file instead.)
-  StatusOr<std::optional<AtomicFile>> out_file =
-      OpenOutput("--benchmark_out", benchmark::FLAGS_benchmark_out);
-  StatusOr<std::optional<AtomicFile>> cpu_file = OpenOutput("--cpuprofile", options->cpuprofile);
-  StatusOr<std::optional<AtomicFile>> heap_file = OpenOutput("--memprofile", options->memprofile);
-  StatusOr<std::optional<AtomicFile>> trace_file = OpenOutput("--trace", options->trace);
-  for (const auto* opened : {&out_file, &cpu_file, &heap_file, &trace_file}) {
-    if (!opened->ok()) return Fail(program, opened->status().message(), kExitUsage);
+  if (Status parsed = cli::ParseHarnessFlags(flags, rest); !parsed.ok()) {
+    return Fail(program, parsed.message(), kExitUsage);
   }
-  std::optional<AtomicFile> result_file = std::move(out_file).value();
-  if (result_file) benchmark::FLAGS_benchmark_out = result_file->temp_path();
-
-  std::unique_ptr<session::CpuProfile> cpu_profile;
-  if (*cpu_file) {
-    cpu_profile =
-        std::make_unique<session::CpuProfile>(std::move(**cpu_file), options->cpuprofile_rate);
+  std::vector<Profile*> requested;
+  for (const auto& kind : kinds) {
+    if (!kind->output_path().empty()) requested.push_back(kind.get());
   }
-  std::unique_ptr<session::HeapProfile> heap_profile;
-  if (*heap_file) {
-    heap_profile =
-        std::make_unique<session::HeapProfile>(std::move(**heap_file), options->memprofile_rate);
-  }
-  std::unique_ptr<session::TraceSession> trace;
-  if (*trace_file) {
-    trace = std::make_unique<session::TraceSession>(std::move(**trace_file), program,
-                                                    options->trace_cpu_rate);
-  }
-
-  if (Status tested = SelfTest(*options); !tested.ok()) {
-    return Fail(program, tested.message(), kExitHarnessFailure);
-  }
-  if (cpu_profile && heap_profile) {
-    // As Go's testing package warns: each profiler's work shows in the other.
-    std::fprintf(stderr,
-                 "%s: warning: --cpuprofile and --memprofile together: heap sampling shows in "
-                 "the CPU profile and slows the benchmarks; profile one at a time for exact "
-                 "figures\n",
-                 program.c_str());
-  }
-
-  session::ConfigureTimedLoop({.publish_alloc_counters = options->benchmem,
-                               .label_profile_segments = cpu_profile || heap_profile || trace});
-  benchmark::AddCustomContext("benchprof_version", BENCHPROF_VERSION);
-  benchmark::AddCustomContext("benchprof_benchmem", options->benchmem ? "true" : "false");
-
-  session::RunAuditor auditor(/*requires_interception=*/NeedsInterception(*options),
-                              /*expect_alloc_counters=*/options->benchmem);
-  session::RunLabels run_labels;
-  auditor.SetSegmentListener([&](uint32_t segment, const RunLabel& label) {
-    run_labels.NoteReportedRun(segment, label);
-    if (trace) trace->NoteReportedRun(segment, label);
-  });
-  // Before the profilers: the tracer's own threads have become runners that
-  // never time (collect::BecomeRunner) when the CPU profiler arms them with
-  // the other threads already running, so their samples are dropped.
-  if (trace && !benchmark::FLAGS_benchmark_list_tests) {
-    if (Status started = trace->Start(); !started.ok()) {
-      return Fail(program, started.message(), kExitHarnessFailure);
-    }
-  }
-  if (cpu_profile) {
-    if (Status started = cpu_profile->Start(); !started.ok()) {
-      return Fail(program, started.message(), kExitHarnessFailure);
-    }
-  }
-  if (heap_profile) {
-    if (Status started = heap_profile->Start(); !started.ok()) {
-      return Fail(program, started.message(), kExitHarnessFailure);
-    }
-  }
-  session::HarnessReporter display(benchmark::CreateDefaultDisplayReporter(), auditor);
-  std::unique_ptr<session::HarnessReporter> file;
-  if (result_file) {
-    file = std::make_unique<session::HarnessReporter>(
-        session::MakeFileReporter(benchmark::FLAGS_benchmark_out_format), auditor);
-  }
-  // The library allows exactly one call per process.
-  const size_t matched = benchmark::RunSpecifiedBenchmarks(&display, file.get());
-  benchmark::Shutdown();
-
-  // The library has said which filter matched nothing.
-  if (matched == 0) return kExitNoBenchmarkMatched;
-  if (trace && !benchmark::FLAGS_benchmark_list_tests) {
-    if (Status written = trace->Finish(); !written.ok()) {
-      return Fail(program, written.message(), kExitHarnessFailure);
-    }
-  }
-  if (cpu_profile && !benchmark::FLAGS_benchmark_list_tests) {
-    if (Status written = cpu_profile->Finish(run_labels); !written.ok()) {
-      return Fail(program, written.message(), kExitHarnessFailure);
-    }
-  }
-  if (heap_profile && !benchmark::FLAGS_benchmark_list_tests) {
-    if (Status written = heap_profile->Finish(run_labels); !written.ok()) {
-      return Fail(program, written.message(), kExitHarnessFailure);
-    }
-  }
-  if (const uint64_t lost = collect::UncountedAllocations(); lost > 0 && options->benchmem) {
-    std::fprintf(stderr,
-                 "%s: warning: %llu allocations could not be counted (no memory for counter "
-                 "slots); allocs/op and B/op are too low\n",
-                 program.c_str(), static_cast<unsigned long long>(lost));
-  }
-  if (result_file && !benchmark::FLAGS_benchmark_list_tests) {
-    if (Status written = result_file->Commit(); !written.ok()) {
-      return Fail(program, "--benchmark_out: " + written.message(), kExitHarnessFailure);
-    }
-  }
-  return auditor.any_error() ? kExitBenchmarkError : kExitOk;
+  request.kinds = profiles::InStartOrder(std::move(requested));
+  return Run(program, request);
 }
 
 }  // namespace benchprof

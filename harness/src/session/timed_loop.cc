@@ -6,12 +6,15 @@
 
 #include "collect/alloc_counter.h"
 #include "collect/timed_scope.h"
-#include "session/trace_session.h"
 
 namespace benchprof::session {
 namespace {
 
 TimedLoopSettings g_settings;
+// The listeners, copied: benchmark threads read them without a lock, and
+// they do not change while benchmarks run.
+profiles::Profile* g_listeners[kMaxLoopListeners];
+int g_listener_count = 0;
 
 // Written and read by thread 0 only (the main thread runs every run's thread 0).
 collect::AllocTotals g_totals_at_run_start;
@@ -28,9 +31,22 @@ void PublishAllocCounters(benchmark::State& state, const collect::AllocTotals& t
       benchmark::Counter(static_cast<double>(totals.bytes), benchmark::Counter::kAvgIterations);
 }
 
+// Calls `event` on every listener.
+template <typename Event>
+void Notify(Event event) {
+  for (int i = 0; i < g_listener_count; ++i) event(*g_listeners[i]);
+}
+
 }  // namespace
 
-void ConfigureTimedLoop(const TimedLoopSettings& settings) { g_settings = settings; }
+bool ConfigureTimedLoop(const TimedLoopSettings& settings) {
+  if (settings.listeners.size() > kMaxLoopListeners) return false;
+  g_settings = settings;
+  g_listener_count = static_cast<int>(settings.listeners.size());
+  for (int i = 0; i < g_listener_count; ++i) g_listeners[i] = settings.listeners[i];
+  g_settings.listeners = {};
+  return true;
+}
 
 uint64_t LoopsFinished() { return g_loops_finished.load(std::memory_order_relaxed); }
 
@@ -43,23 +59,24 @@ void BeforeLoopStart(benchmark::State& state) {
     if (g_settings.label_profile_segments) collect::SetProfileSegment(++g_segment);
   }
   // g_segment is thread 0's: other threads must not read it while it moves.
-  TraceLoopStarting(state.thread_index(), state.thread_index() == 0 ? g_segment : 0);
+  const uint32_t segment = state.thread_index() == 0 ? g_segment : 0;
+  Notify([&](profiles::Profile& p) { p.OnLoopStarting(state, segment); });
 }
 
 void AfterLoopStart(benchmark::State& state) {
   // A run that failed before its loop has no timed region.
   if (!state.error_occurred()) collect::EnterTimedRegion();
-  TraceLoopStarted();
+  Notify([&](profiles::Profile& p) { p.OnLoopStarted(state); });
 }
 
-void BeforeLoopFinish(benchmark::State&) {
-  TraceLoopFinishing();
+void BeforeLoopFinish(benchmark::State& state) {
+  Notify([&](profiles::Profile& p) { p.OnLoopFinishing(state); });
   g_loops_finished.fetch_add(1, std::memory_order_relaxed);
   collect::LeaveTimedRegion();
 }
 
 void AfterLoopFinish(benchmark::State& state) {
-  TraceLoopFinished(state.thread_index(), state.iterations());
+  Notify([&](profiles::Profile& p) { p.OnLoopFinished(state); });
   if (g_settings.label_profile_segments && state.thread_index() == 0) {
     // Only thread 0 sets it, so the library's sum over threads is exact.
     state.counters[kSegmentCounter] = benchmark::Counter(static_cast<double>(g_segment));
@@ -72,14 +89,14 @@ void AfterLoopFinish(benchmark::State& state) {
   PublishAllocCounters(state, run_totals);
 }
 
-void BeforePause(benchmark::State&) {
-  TracePausing();
+void BeforePause(benchmark::State& state) {
+  Notify([&](profiles::Profile& p) { p.OnPausing(state); });
   collect::LeaveTimedRegion();
 }
 
-void AfterResume(benchmark::State&) {
+void AfterResume(benchmark::State& state) {
   collect::EnterTimedRegion();
-  TraceResumed();
+  Notify([&](profiles::Profile& p) { p.OnResumed(state); });
 }
 
 }  // namespace benchprof::session

@@ -20,6 +20,9 @@
 #define BENCHPROF_SESSION_TIMED_LOOP_H_
 
 #include <cstdint>
+#include <span>
+
+#include "profiles/profile.h"
 
 namespace benchmark {
 class State;
@@ -32,18 +35,26 @@ inline constexpr char kAllocsPerOpCounter[] = "allocs/op";
 inline constexpr char kBytesPerOpCounter[] = "B/op";
 
 // A hidden counter: the number of the run's last profile segment (see
-// cpu_profile.h). The reporter removes it before anything is printed.
+// aggregate/run_labels.h). The reporter removes it before anything is
+// printed.
 inline constexpr char kSegmentCounter[] = "benchprof_segment";
+
+// The most profile kinds that can follow timed loops at once.
+inline constexpr int kMaxLoopListeners = 8;
 
 struct TimedLoopSettings {
   // Publish allocs/op and B/op on every run.
   bool publish_alloc_counters = false;
   // Give every run a profile segment and publish it as kSegmentCounter.
   bool label_profile_segments = false;
+  // The profile kinds told of every loop event (Profile::OnLoop*), in this
+  // order; at most kMaxLoopListeners, which must outlive the benchmarks.
+  std::span<profiles::Profile* const> listeners;
 };
 
-// Sets what the hooks do. Call before RunSpecifiedBenchmarks.
-void ConfigureTimedLoop(const TimedLoopSettings& settings);
+// Sets what the hooks do. Call before RunSpecifiedBenchmarks. Fails (false)
+// with more than kMaxLoopListeners listeners.
+bool ConfigureTimedLoop(const TimedLoopSettings& settings);
 
 // How many timed loops (of any thread) have finished in this process: the
 // reporter's evidence that a benchmark's loop was intercepted.

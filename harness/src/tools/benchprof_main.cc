@@ -2,31 +2,91 @@
 // benchmarks ran. It links no collector (DESIGN.md: the compare tool knows
 // nothing of collectors).
 #include <cstdio>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "tools/command_line.h"
+#include "benchprof/flags.h"
 #include "tools/compare/compare_command.h"
 #include "tools/convert/convert_command.h"
+#include "tools/text_format.h"
+#include "tools/tool_command.h"
 #include "tools/trace_summary/trace_summary_command.h"
 
 namespace {
 
+using benchprof::ExitCodeInfo;
 using benchprof::tools::kExitBadInput;
 using benchprof::tools::kExitOk;
+using benchprof::tools::ToolCommand;
 
-const char kUsage[] = R"(Usage: benchprof <command> [arguments]
+// Every subcommand, in the order `benchprof --help` lists them.
+constexpr ToolCommand kCommands[] = {
+    {"compare",
+     "compare base and head benchmark results: table, verdict, exit code\n"
+     "(0 no regression, 1 regression, 2 inconclusive, 3 bad input)",
+     benchprof::compare::RunCompareCommand, benchprof::compare::CompareHelp},
+    {"convert", "convert Google Benchmark JSON to Go benchmark text (for benchstat)",
+     benchprof::convert::RunConvertCommand, benchprof::convert::ConvertHelp},
+    {"trace-summary",
+     "summarize a `bench --trace` file: per-thread busy/idle share,\n"
+     "task and region durations (count, min, p50, p90, p99, max)",
+     benchprof::trace_summary::RunTraceSummaryCommand, benchprof::trace_summary::TraceSummaryHelp},
+};
 
-Commands:
-  compare   compare base and head benchmark results: table, verdict, exit code
-            (0 no regression, 1 regression, 2 inconclusive, 3 bad input)
-  convert   convert Google Benchmark JSON to Go benchmark text (for benchstat)
-  trace-summary
-            summarize a `bench --trace` file: per-thread busy/idle share,
-            task and region durations (count, min, p50, p90, p99, max)
+// benchprof's own exit codes, when no command runs; a command exits with
+// those of its --help.
+constexpr ExitCodeInfo kExitCodes[] = {
+    {kExitOk, "--help, --version"},
+    {kExitBadInput, "no command, or an unknown one"},
+};
 
-Run "benchprof <command> --help" for a command's flags.
-)";
+// Where a command's summary starts in the command list.
+constexpr size_t kSummaryColumn = 12;
+
+const ToolCommand* FindCommand(std::string_view name) {
+  for (const ToolCommand& command : kCommands) {
+    if (command.name == name) return &command;
+  }
+  return nullptr;
+}
+
+// "compare, convert, trace-summary".
+std::string CommandNames() {
+  std::string names;
+  for (const ToolCommand& command : kCommands) {
+    if (!names.empty()) names += ", ";
+    names += command.name;
+  }
+  return names;
+}
+
+// `benchprof --help`: the commands from kCommands, each summary line at
+// kSummaryColumn (below the name when the name is longer).
+std::string Usage() {
+  std::string text = "Usage: benchprof <command> [arguments]\n\nCommands:\n";
+  for (const ToolCommand& command : kCommands) {
+    std::string line = "  " + std::string(command.name);
+    if (line.size() + 1 > kSummaryColumn) {
+      text += line + "\n";
+      line.clear();
+    }
+    std::string_view summary = command.summary;
+    while (!summary.empty()) {
+      const size_t end = summary.find('\n');
+      line.resize(kSummaryColumn, ' ');
+      text += line + std::string(summary.substr(0, end)) + "\n";
+      line.clear();
+      summary = end == std::string_view::npos ? std::string_view() : summary.substr(end + 1);
+    }
+  }
+  text +=
+      "\nRun \"benchprof <command> --help\" for a command's flags and the exit codes it\n"
+      "returns. Without a command:\n\n" +
+      benchprof::FormatExitCodes(kExitCodes);
+  return text;
+}
 
 void Write(std::FILE* stream, const std::string& text) {
   std::fwrite(text.data(), 1, text.size(), stream);
@@ -47,40 +107,28 @@ int Finish(int code, const std::string& out, const std::string& err) {
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
-    Write(stderr, kUsage);
+    Write(stderr, Usage());
     return kExitBadInput;
   }
   const std::string& command = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
-  std::string out, err;
-  if (command == "compare") {
-    const int code = benchprof::compare::RunCompareCommand(rest, out, err);
-    return Finish(code, out, err);
-  }
-  if (command == "convert") {
-    const int code = benchprof::convert::RunConvertCommand(rest, out, err);
-    return Finish(code, out, err);
-  }
-  if (command == "trace-summary") {
-    const int code = benchprof::trace_summary::RunTraceSummaryCommand(rest, out, err);
+  if (const ToolCommand* found = FindCommand(command)) {
+    std::string out, err;
+    const int code = found->run(rest, out, err);
     return Finish(code, out, err);
   }
   if (command == "--help" || command == "-help" || command == "-h" || command == "help") {
-    if (command == "help" && rest.size() == 1 && rest[0] == "compare") {
-      return Finish(kExitOk, benchprof::compare::CompareHelp(), "");
+    // `benchprof help compare` is `benchprof compare --help`.
+    if (const ToolCommand* found =
+            command == "help" && rest.size() == 1 ? FindCommand(rest[0]) : nullptr) {
+      return Finish(kExitOk, found->help(), "");
     }
-    if (command == "help" && rest.size() == 1 && rest[0] == "convert") {
-      return Finish(kExitOk, benchprof::convert::ConvertHelp(), "");
-    }
-    if (command == "help" && rest.size() == 1 && rest[0] == "trace-summary") {
-      return Finish(kExitOk, benchprof::trace_summary::TraceSummaryHelp(), "");
-    }
-    return Finish(kExitOk, kUsage, "");
+    return Finish(kExitOk, Usage(), "");
   }
   if (command == "--version" || command == "-version") {
     return Finish(kExitOk, std::string("benchprof ") + BENCHPROF_VERSION + "\n", "");
   }
   return Finish(kExitBadInput, "",
                 "benchprof: unknown command \"" + benchprof::tools::OneLine(command) +
-                    "\" (commands: compare, convert, trace-summary; see benchprof --help)\n");
+                    "\" (commands: " + CommandNames() + "; see benchprof --help)\n");
 }

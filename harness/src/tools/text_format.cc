@@ -74,6 +74,15 @@ std::string FormatNumber(double value) {
   return StringPrintf("%.4g", value);
 }
 
+std::string OneLine(const std::string& text) {
+  std::string out = text;
+  for (char& c : out) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) c = ' ';
+  }
+  return out;
+}
+
 size_t DisplayWidth(const std::string& s) {
   size_t width = 0;
   for (unsigned char c : s) {

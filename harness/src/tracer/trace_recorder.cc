@@ -437,6 +437,10 @@ InternalThreadCreation::~InternalThreadCreation() { --t_creating_internal; }
 
 bool CreatingInternalThread() noexcept { return t_creating_internal > 0; }
 
+bool WantsNewThread() noexcept {
+  return g_recording.load(std::memory_order_relaxed) && t_creating_internal == 0;
+}
+
 void BeginInternalThread(std::string_view name, bool records) {
   if (!records || t_slot != nullptr) return;
   if (ClaimForCurrentThread(/*internal=*/true) == nullptr) return;

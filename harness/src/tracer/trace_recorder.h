@@ -117,10 +117,14 @@ void RecordProcessCpu(uint64_t start_ticks, double cpus_busy) noexcept;
 
 // ---- threads ----
 
-// Called on every thread started while recording (collect/thread_hooks.cc),
-// first thing: registers it, so its CPU use is sampled, and records
-// "thread start".
+// Called first thing on every thread started while recording (the session
+// hooks thread starts, collect/thread_hooks.h): registers it, so its CPU use
+// is sampled, and records "thread start".
 void OnThreadStart() noexcept;
+
+// Whether a thread being created now should call OnThreadStart() when it
+// starts: while recording, except for the recorder's own threads.
+bool WantsNewThread() noexcept;
 
 // Threads created while an InternalThreadCreation exists on the creating
 // thread are the recorder's own: no thread hooks, no CPU counter.

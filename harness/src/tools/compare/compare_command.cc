@@ -1,61 +1,40 @@
 #include "tools/compare/compare_command.h"
 
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <optional>
 #include <set>
 
+#include "benchprof/flags.h"
 #include "common/atomic_file.h"
-#include "tools/command_line.h"
 #include "tools/compare/comparison.h"
-#include "tools/results/result_reader.h"
 #include "tools/compare/table_writer.h"
+#include "tools/results/result_reader.h"
 #include "tools/text_format.h"
+#include "tools/tool_command.h"
 
 namespace benchprof::compare {
 
 using results::FormatName;
 using results::ReadResultFiles;
 using results::ResultSet;
-using tools::CommandLine;
-using tools::Flag;
-using tools::OneLine;
-using tools::ParseCommandLine;
-using tools::StringPrintf;
 using tools::kExitBadInput;
+using tools::kExitInconclusive;
 using tools::kExitOk;
+using tools::kExitRegression;
+using tools::OneLine;
+using tools::StringPrintf;
+
+// The verdict is the exit code.
+static_assert(static_cast<int>(Verdict::kNoRegression) == kExitOk);
+static_assert(static_cast<int>(Verdict::kRegression) == kExitRegression);
+static_assert(static_cast<int>(Verdict::kInconclusive) == kExitInconclusive);
 
 namespace {
 
-int Fail(std::string& err, const std::string& message) {
-  err += "benchprof compare: " + OneLine(message) + "\n";
-  return kExitBadInput;
-}
+constexpr std::string_view kProgram = "benchprof compare";
 
-bool ParseLevel(const std::string& text, double& out) {
-  if (text.empty() || text.find_first_not_of("0123456789.eE-+") != std::string::npos) return false;
-  char* end = nullptr;
-  out = std::strtod(text.c_str(), &end);
-  return end == text.c_str() + text.size() && out > 0 && out < 1;
-}
-
-Status WriteLines(AtomicFile& file, const std::vector<std::string>& lines) {
-  {
-    std::ofstream stream(file.temp_path(), std::ios::binary | std::ios::trunc);
-    for (const std::string& line : lines) stream << line << '\n';
-    stream.flush();
-    if (!stream) return Status::Error(file.path() + ": write failed");
-  }
-  return file.Commit();
-}
-
-}  // namespace
-
-std::string CompareHelp() {
-  return R"(Usage: benchprof compare [flags] BASE HEAD
+constexpr std::string_view kIntro = R"(Usage: benchprof compare [flags] BASE HEAD
        benchprof compare [flags] BASE... -- HEAD...
 
 Compares benchmark results of a base (old) and a head (new) build the way
@@ -81,105 +60,154 @@ What gates (can fail the comparison):
     without statistics; when they vary, as for time.
   - any other metric named in --threshold.
 A gated metric with fewer than 4 samples on a side, or too few samples to
-reach significance after the correction, makes the result inconclusive.
+reach significance after the correction, makes the result inconclusive; a
+regression, if any, wins. An unreadable, empty, malformed, truncated or
+mismatched file is bad input: one line on the error stream.
 
-Flags:
-  --format=text|markdown|json  output format (default text; markdown for a
-                               pull-request comment)
-  --threshold=[REGEX=]METRIC:VALUE[,METRIC:VALUE...]
-                               gate METRIC with VALUE: N% (relative), N
-                               (absolute, in the metric's unit; ns for time)
-                               or off. METRIC "time" is each benchmark's time
-                               metric. With REGEX=, only for benchmarks whose
-                               name matches. Repeatable; later flags win.
-                               Default: time:5%,allocs/op:0,B/op:0
-  --alpha=A                    significance level (default 0.05)
-  --confidence=C               confidence level of the intervals (default 0.95)
-  --filter=REGEX               compare only benchmarks whose name matches
-                               (POSIX extended syntax, as --benchmark_filter)
-  --regressions-file=FILE      also write one line per regressed benchmark to
-                               FILE: its name, a tab, and the ratio of its
-                               head to base median time (for scripts)
-  --help                       print this help
-
-Exit codes:
-  0  no regression
-  1  regression: a gated metric got worse, significantly and beyond its threshold
-  2  inconclusive: a gated metric has too few samples, or no benchmark is in
-     both sides (a regression, if any, wins)
-  3  bad input: an unreadable, empty, malformed, truncated or mismatched file,
-     or a bad flag
 )";
+
+constexpr ExitCodeInfo kExitCodes[] = {
+    {kExitOk, "no regression"},
+    {kExitRegression, "regression: a gated metric got significantly worse, beyond its threshold"},
+    {kExitInconclusive, "inconclusive: too few samples for a gated metric, or no common benchmark"},
+    {kExitBadInput, "bad input: an unreadable, malformed or mismatched file, or a bad flag"},
+};
+
+// What the flags set.
+struct CompareSettings {
+  CompareOptions options;
+  OutputFormat format = OutputFormat::kText;
+  std::string regressions_file;  // empty: none
+};
+
+// Declares compare's flags in `flags`, bound to `*settings`.
+void DeclareFlags(FlagSet& flags, CompareSettings* settings) {
+  flags.Custom(
+      "format", "text|markdown|json",
+      [settings](std::string_view value) {
+        const std::optional<OutputFormat> format = ParseOutputFormat(value);
+        if (!format) return std::string("expected text, markdown or json");
+        settings->format = *format;
+        return std::string();
+      },
+      "output format (default text; markdown for a pull-request comment)");
+  flags.Custom(
+      "threshold", "[REGEX=]METRIC:VALUE[,METRIC:VALUE...]",
+      [settings](std::string_view value) {
+        const Status added = settings->options.thresholds.Add(value);
+        return added.ok() ? std::string() : added.message();
+      },
+      "gate METRIC with VALUE: N% (relative), N (absolute, in the metric's unit; ns for time) "
+      "or off. METRIC \"time\" is each benchmark's time metric. With REGEX=, only for "
+      "benchmarks whose name matches. Repeatable; later flags win. Default: "
+      "time:5%,allocs/op:0,B/op:0");
+  flags.Number("alpha", "A", 0, 1, &settings->options.alpha, "significance level (default 0.05)");
+  flags.Number("confidence", "C", 0, 1, &settings->options.confidence,
+               "confidence level of the intervals (default 0.95)");
+  flags.Custom(
+      "filter", "REGEX",
+      [settings](std::string_view value) {
+        StatusOr<NamePattern> pattern = NamePattern::Compile(value);
+        if (!pattern.ok()) return "invalid regular expression: " + pattern.status().message();
+        settings->options.filter = std::move(*pattern);
+        return std::string();
+      },
+      "compare only benchmarks whose name matches (POSIX extended syntax, as "
+      "--benchmark_filter)");
+  flags.File("regressions-file", &settings->regressions_file,
+             "also write one line per regressed benchmark to FILE: its name, a tab, and the "
+             "ratio of its head to base median time (for scripts)");
+}
+
+int Fail(std::string& err, const std::string& message) {
+  return tools::Fail(err, kProgram, message);
+}
+
+Status WriteLines(AtomicFile& file, const std::vector<std::string>& lines) {
+  {
+    std::ofstream stream(file.temp_path(), std::ios::binary | std::ios::trunc);
+    for (const std::string& line : lines) stream << line << '\n';
+    stream.flush();
+    if (!stream) return Status::Error(file.path() + ": write failed");
+  }
+  return file.Commit();
+}
+
+// Splits the operands into the base and the head files; returns "" or the
+// problem.
+std::string SplitSides(const CommandLine& cl, std::vector<std::string>* base_files,
+                       std::vector<std::string>* head_files) {
+  if (cl.has_separator) {
+    *base_files = cl.operands;
+    *head_files = cl.after_separator;
+  } else if (cl.operands.size() == 2) {
+    *base_files = {cl.operands[0]};
+    *head_files = {cl.operands[1]};
+  } else {
+    return "expected two files, BASE and HEAD, or BASE... -- HEAD... (got " +
+           std::to_string(cl.operands.size()) + "; see benchprof compare --help)";
+  }
+  if (base_files->empty() || head_files->empty()) {
+    return std::string("no ") + (base_files->empty() ? "base" : "head") +
+           " file (BASE... -- HEAD...)";
+  }
+  return "";
+}
+
+// One line per regressed benchmark, "name<TAB>ratio": the ratio of the head
+// to the base median of the benchmark's time, which lets a script profile
+// equal amounts of work.
+std::vector<std::string> RegressionLines(const Comparison& comparison) {
+  std::map<std::string, double> time_ratio;
+  for (const Row& row : comparison.rows) {
+    if (row.is_time_metric && row.rule == Rule::kStatistical && row.base.median > 0) {
+      time_ratio[row.benchmark] = row.head.median / row.base.median;
+    }
+  }
+  std::vector<std::string> lines;
+  std::set<std::string> seen;
+  for (const Row& row : comparison.rows) {
+    if (row.outcome == Outcome::kRegression && seen.insert(row.benchmark).second) {
+      const auto ratio = time_ratio.find(row.benchmark);
+      lines.push_back(OneLine(row.benchmark) + "\t" +
+                      StringPrintf("%.6g", ratio == time_ratio.end() ? 1.0 : ratio->second));
+    }
+  }
+  return lines;
+}
+
+}  // namespace
+
+std::string CompareHelp() {
+  CompareSettings unused;
+  FlagSet flags{std::string(kProgram)};
+  DeclareFlags(flags, &unused);
+  return tools::CommandHelp(kIntro, flags, kExitCodes);
 }
 
 int RunCompareCommand(const std::vector<std::string>& args, std::string& out, std::string& err) {
-  const CommandLine cl = ParseCommandLine(
-      args, {"format", "threshold", "alpha", "confidence", "filter", "regressions-file"});
-  if (!cl.error.empty()) return Fail(err, cl.error + " (see benchprof compare --help)");
-
-  CompareOptions options;
-  OutputFormat format = OutputFormat::kText;
-  std::string regressions_file;
-  for (const Flag& flag : cl.flags) {
-    const std::string spelled = "--" + flag.name + (flag.has_value ? "=" + flag.value : "");
-    if (flag.name == "help" || flag.name == "h") {
-      out += CompareHelp();
-      return kExitOk;
-    }
-    if (flag.name == "format") {
-      const std::optional<OutputFormat> f = ParseOutputFormat(flag.value);
-      if (!f) return Fail(err, spelled + ": expected text, markdown or json");
-      format = *f;
-    } else if (flag.name == "threshold") {
-      if (Status s = options.thresholds.Add(flag.value); !s.ok()) {
-        return Fail(err, spelled + ": " + s.message());
-      }
-    } else if (flag.name == "alpha") {
-      if (!ParseLevel(flag.value, options.alpha)) {
-        return Fail(err, spelled + ": expected a number between 0 and 1 (exclusive)");
-      }
-    } else if (flag.name == "confidence") {
-      if (!ParseLevel(flag.value, options.confidence)) {
-        return Fail(err, spelled + ": expected a number between 0 and 1 (exclusive)");
-      }
-    } else if (flag.name == "filter") {
-      StatusOr<NamePattern> pattern = NamePattern::Compile(flag.value);
-      if (!pattern.ok()) {
-        return Fail(err, spelled + ": invalid regular expression: " + pattern.status().message());
-      }
-      options.filter = std::move(*pattern);
-    } else if (flag.name == "regressions-file") {
-      if (flag.value.empty()) return Fail(err, spelled + ": expected a file name");
-      regressions_file = flag.value;
-    } else {
-      return Fail(err, "unknown flag " + spelled + " (see benchprof compare --help)");
-    }
+  CompareSettings settings;
+  FlagSet flags{std::string(kProgram)};
+  DeclareFlags(flags, &settings);
+  CommandLine cl;
+  std::string error;
+  if (!flags.Parse(args, &cl, &error)) return Fail(err, error);
+  if (cl.help) {
+    out += tools::CommandHelp(kIntro, flags, kExitCodes);
+    return kExitOk;
   }
-
   // An unwritable output is reported before any input is read.
   std::optional<AtomicFile> regressions;
-  if (!regressions_file.empty()) {
-    StatusOr<AtomicFile> file = AtomicFile::Create(regressions_file);
+  if (!settings.regressions_file.empty()) {
+    StatusOr<AtomicFile> file = AtomicFile::Create(settings.regressions_file);
     if (!file.ok()) return Fail(err, "--regressions-file: " + file.status().message());
     regressions.emplace(std::move(*file));
   }
 
   std::vector<std::string> base_files, head_files;
-  if (cl.has_separator) {
-    base_files = cl.operands;
-    head_files = cl.after_separator;
-  } else if (cl.operands.size() == 2) {
-    base_files = {cl.operands[0]};
-    head_files = {cl.operands[1]};
-  } else {
-    return Fail(err, "expected two files, BASE and HEAD, or BASE... -- HEAD... (got " +
-                         std::to_string(cl.operands.size()) + "; see benchprof compare --help)");
+  if (std::string problem = SplitSides(cl, &base_files, &head_files); !problem.empty()) {
+    return Fail(err, problem);
   }
-  if (base_files.empty() || head_files.empty()) {
-    return Fail(err, std::string("no ") + (base_files.empty() ? "base" : "head") +
-                         " file (BASE... -- HEAD...)");
-  }
-
   StatusOr<ResultSet> base = ReadResultFiles(base_files);
   if (!base.ok()) return Fail(err, base.status().message());
   StatusOr<ResultSet> head = ReadResultFiles(head_files);
@@ -191,30 +219,13 @@ int RunCompareCommand(const std::vector<std::string>& args, std::string& out, st
                          "; convert the JSON with `benchprof convert --to=go` to compare them");
   }
 
-  const Comparison comparison = Compare(*base, *head, options);
+  const Comparison comparison = Compare(*base, *head, settings.options);
   if (regressions) {
-    // "name<TAB>ratio": the ratio of the head to the base median of the
-    // benchmark's time, which lets a script profile equal amounts of work.
-    std::map<std::string, double> time_ratio;
-    for (const Row& row : comparison.rows) {
-      if (row.is_time_metric && row.rule == Rule::kStatistical && row.base.median > 0) {
-        time_ratio[row.benchmark] = row.head.median / row.base.median;
-      }
-    }
-    std::vector<std::string> lines;
-    std::set<std::string> seen;
-    for (const Row& row : comparison.rows) {
-      if (row.outcome == Outcome::kRegression && seen.insert(row.benchmark).second) {
-        const auto ratio = time_ratio.find(row.benchmark);
-        lines.push_back(OneLine(row.benchmark) + "\t" +
-                        StringPrintf("%.6g", ratio == time_ratio.end() ? 1.0 : ratio->second));
-      }
-    }
-    if (Status s = WriteLines(*regressions, lines); !s.ok()) {
+    if (Status s = WriteLines(*regressions, RegressionLines(comparison)); !s.ok()) {
       return Fail(err, "--regressions-file: " + s.message());
     }
   }
-  out += RenderComparison(comparison, format);
+  out += RenderComparison(comparison, settings.format);
   return static_cast<int>(comparison.verdict);
 }
 

@@ -3,35 +3,29 @@
 #include <fstream>
 #include <optional>
 
+#include "benchprof/flags.h"
 #include "common/atomic_file.h"
-#include "tools/command_line.h"
-#include "tools/results/gbench_json.h"
 #include "tools/convert/go_format_writer.h"
+#include "tools/results/gbench_json.h"
 #include "tools/results/result_reader.h"
+#include "tools/text_format.h"
+#include "tools/tool_command.h"
 
 namespace benchprof::convert {
 
 using results::GbenchResults;
 using results::ParseGbenchJson;
 using results::ReadWholeFile;
-using tools::CommandLine;
-using tools::Flag;
-using tools::OneLine;
-using tools::ParseCommandLine;
 using tools::kExitBadInput;
 using tools::kExitOk;
+using tools::OneLine;
 
 namespace {
 
-int Fail(std::string& err, const std::string& message) {
-  err += "benchprof convert: " + OneLine(message) + "\n";
-  return kExitBadInput;
-}
+constexpr std::string_view kProgram = "benchprof convert";
 
-}  // namespace
-
-std::string ConvertHelp() {
-  return R"(Usage: benchprof convert [--to=go] [--out=FILE] [--assume-exact] FILE...
+constexpr std::string_view kIntro =
+    R"(Usage: benchprof convert [--to=go] [--out=FILE] [--assume-exact] FILE...
 
 Converts Google Benchmark JSON (--benchmark_out=FILE --benchmark_out_format=json)
 to Go benchmark text, which benchstat and other Go tools read. Each raw
@@ -46,41 +40,58 @@ cpu-ns/op is cpu_time; user counters follow as "<value> <name>", then B/op and
 allocs/op. Failed repetitions and aggregates (_mean, _median, ...) are left
 out; a benchmark with only aggregates contributes its median, with a warning.
 
-Flags:
-  --to=go          the output format (the only one)
-  --out=FILE       write to FILE (atomically) instead of standard output
-  --assume-exact   add "Unit allocs/op assume=exact" and "Unit B/op assume=exact",
-                   so benchstat compares those exactly
-  --help           print this help
-
-Exit codes:
-  0  converted (warnings, if any, on standard error)
-  3  bad input: an unreadable or malformed file, or a bad flag
 )";
+
+constexpr ExitCodeInfo kExitCodes[] = {
+    {kExitOk, "converted (warnings, if any, on standard error)"},
+    {kExitBadInput, "bad input: an unreadable or malformed file, or a bad flag"},
+};
+
+// What the flags set.
+struct ConvertSettings {
+  GoFormatOptions options;
+  std::string out_path;  // empty: standard output
+};
+
+// Declares convert's flags in `flags`, bound to `*settings`.
+void DeclareFlags(FlagSet& flags, ConvertSettings* settings) {
+  flags.Custom(
+      "to", "go",
+      [](std::string_view value) {
+        return value == "go" ? std::string() : std::string("the only output format is go");
+      },
+      "the output format (the only one)");
+  flags.File("out", &settings->out_path, "write to FILE (atomically) instead of standard output");
+  flags.Bool("assume-exact", &settings->options.assume_exact,
+             "add \"Unit allocs/op assume=exact\" and \"Unit B/op assume=exact\", so "
+             "benchstat compares those exactly");
+}
+
+int Fail(std::string& err, const std::string& message) {
+  return tools::Fail(err, kProgram, message);
+}
+
+}  // namespace
+
+std::string ConvertHelp() {
+  ConvertSettings unused;
+  FlagSet flags{std::string(kProgram)};
+  DeclareFlags(flags, &unused);
+  return tools::CommandHelp(kIntro, flags, kExitCodes);
 }
 
 int RunConvertCommand(const std::vector<std::string>& args, std::string& out, std::string& err) {
-  const CommandLine cl = ParseCommandLine(args, {"to", "out"});
-  if (!cl.error.empty()) return Fail(err, cl.error + " (see benchprof convert --help)");
-  GoFormatOptions options;
-  std::string out_path;
-  for (const Flag& flag : cl.flags) {
-    const std::string spelled = "--" + flag.name + (flag.has_value ? "=" + flag.value : "");
-    if (flag.name == "help" || flag.name == "h") {
-      out += ConvertHelp();
-      return kExitOk;
-    }
-    if (flag.name == "to") {
-      if (flag.value != "go") return Fail(err, spelled + ": the only output format is go");
-    } else if (flag.name == "out") {
-      if (flag.value.empty()) return Fail(err, spelled + ": expected a file name");
-      out_path = flag.value;
-    } else if (flag.name == "assume-exact" && !flag.has_value) {
-      options.assume_exact = true;
-    } else {
-      return Fail(err, "unknown flag " + spelled + " (see benchprof convert --help)");
-    }
+  ConvertSettings settings;
+  FlagSet flags{std::string(kProgram)};
+  DeclareFlags(flags, &settings);
+  CommandLine cl;
+  std::string error;
+  if (!flags.Parse(args, &cl, &error)) return Fail(err, error);
+  if (cl.help) {
+    out += tools::CommandHelp(kIntro, flags, kExitCodes);
+    return kExitOk;
   }
+  const std::string& out_path = settings.out_path;
   std::vector<std::string> files = cl.operands;
   files.insert(files.end(), cl.after_separator.begin(), cl.after_separator.end());
   if (files.empty()) return Fail(err, "no input file (see benchprof convert --help)");
@@ -92,7 +103,7 @@ int RunConvertCommand(const std::vector<std::string>& args, std::string& out, st
     output.emplace(std::move(*file));
   }
 
-  GoTextWriter writer(options);
+  GoTextWriter writer(settings.options);
   for (const std::string& path : files) {
     StatusOr<std::string> contents = ReadWholeFile(path);
     if (!contents.ok()) return Fail(err, contents.status().message());

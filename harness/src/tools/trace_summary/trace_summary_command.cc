@@ -3,31 +3,24 @@
 #include <optional>
 #include <utility>
 
-#include "tools/command_line.h"
+#include "benchprof/flags.h"
+#include "tools/text_format.h"
+#include "tools/tool_command.h"
 #include "tools/trace_summary/trace_file_reader.h"
 #include "tools/trace_summary/trace_summary.h"
 #include "tools/trace_summary/trace_summary_format.h"
 
 namespace benchprof::trace_summary {
 
-using tools::CommandLine;
-using tools::Flag;
-using tools::OneLine;
-using tools::ParseCommandLine;
 using tools::kExitBadInput;
 using tools::kExitOk;
+using tools::OneLine;
 
 namespace {
 
-int Fail(std::string& err, const std::string& message) {
-  err += "benchprof trace-summary: " + OneLine(message) + "\n";
-  return kExitBadInput;
-}
+constexpr std::string_view kProgram = "benchprof trace-summary";
 
-}  // namespace
-
-std::string TraceSummaryHelp() {
-  return R"(Usage: benchprof trace-summary [--format=text|json] FILE
+constexpr std::string_view kIntro = R"(Usage: benchprof trace-summary [--format=text|json] FILE
 
 Summarizes an execution trace written by `bench --trace=FILE` (Chrome
 trace-event JSON, see docs/trace-format.md; a bare JSON array of events, the
@@ -63,35 +56,53 @@ up to its last complete event, with a warning: spans and tasks whose ends
 were lost count as unmatched, and busy shares use the last CPU sample of
 each thread up to the end of what was recorded.
 
-Flags:
-  --format=text|json  output format (default text)
-  --help              print this help
+A missing, unreadable, empty or malformed file, or one that is not a trace,
+is bad input: one line on the error stream naming the file and the problem.
 
-Exit codes:
-  0  summarized (warnings, if any, on standard error)
-  3  bad input: a missing, unreadable, empty or malformed file, a file that
-     is not a trace, or a bad flag
 )";
+
+constexpr ExitCodeInfo kExitCodes[] = {
+    {kExitOk, "summarized (warnings, if any, on standard error)"},
+    {kExitBadInput, "bad input: a file that cannot be summarized, or a bad flag"},
+};
+
+// Declares trace-summary's flags in `flags`, bound to `*format`.
+void DeclareFlags(FlagSet& flags, TraceSummaryFormat* format) {
+  flags.Custom(
+      "format", "text|json",
+      [format](std::string_view value) {
+        const std::optional<TraceSummaryFormat> parsed = ParseTraceSummaryFormat(value);
+        if (!parsed) return std::string("expected text or json");
+        *format = *parsed;
+        return std::string();
+      },
+      "output format (default text)");
+}
+
+int Fail(std::string& err, const std::string& message) {
+  return tools::Fail(err, kProgram, message);
+}
+
+}  // namespace
+
+std::string TraceSummaryHelp() {
+  TraceSummaryFormat unused = TraceSummaryFormat::kText;
+  FlagSet flags{std::string(kProgram)};
+  DeclareFlags(flags, &unused);
+  return tools::CommandHelp(kIntro, flags, kExitCodes);
 }
 
 int RunTraceSummaryCommand(const std::vector<std::string>& args, std::string& out,
                            std::string& err) {
-  const CommandLine cl = ParseCommandLine(args, {"format"});
-  if (!cl.error.empty()) return Fail(err, cl.error + " (see benchprof trace-summary --help)");
   TraceSummaryFormat format = TraceSummaryFormat::kText;
-  for (const Flag& flag : cl.flags) {
-    const std::string spelled = "--" + flag.name + (flag.has_value ? "=" + flag.value : "");
-    if (flag.name == "help" || flag.name == "h") {
-      out += TraceSummaryHelp();
-      return kExitOk;
-    }
-    if (flag.name == "format") {
-      const std::optional<TraceSummaryFormat> f = ParseTraceSummaryFormat(flag.value);
-      if (!f) return Fail(err, spelled + ": expected text or json");
-      format = *f;
-    } else {
-      return Fail(err, "unknown flag " + spelled + " (see benchprof trace-summary --help)");
-    }
+  FlagSet flags{std::string(kProgram)};
+  DeclareFlags(flags, &format);
+  CommandLine cl;
+  std::string error;
+  if (!flags.Parse(args, &cl, &error)) return Fail(err, error);
+  if (cl.help) {
+    out += tools::CommandHelp(kIntro, flags, kExitCodes);
+    return kExitOk;
   }
   std::vector<std::string> files = cl.operands;
   files.insert(files.end(), cl.after_separator.begin(), cl.after_separator.end());

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "common/json_value.h"
-#include "tools/command_line.h"
 #include "tools/text_format.h"
 
 namespace benchprof::trace_summary {

@@ -3,13 +3,13 @@
 // duration_nanos).
 //
 // Thread-safety: plain value; thread-compatible.
-#ifndef BENCHPROF_SESSION_PROFILE_WINDOW_H_
-#define BENCHPROF_SESSION_PROFILE_WINDOW_H_
+#ifndef BENCHPROF_PROFILES_PROFILE_WINDOW_H_
+#define BENCHPROF_PROFILES_PROFILE_WINDOW_H_
 
 #include <chrono>
 #include <cstdint>
 
-namespace benchprof::session {
+namespace benchprof::profiles {
 
 struct ProfileWindow {
   int64_t start_unix_nanos = 0;
@@ -31,6 +31,6 @@ struct ProfileWindow {
   }
 };
 
-}  // namespace benchprof::session
+}  // namespace benchprof::profiles
 
-#endif  // BENCHPROF_SESSION_PROFILE_WINDOW_H_
+#endif  // BENCHPROF_PROFILES_PROFILE_WINDOW_H_

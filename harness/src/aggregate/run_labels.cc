@@ -1,10 +1,8 @@
-#include "session/run_labels.h"
+#include "aggregate/run_labels.h"
 
 #include <utility>
 
-namespace benchprof::session {
-
-using aggregate::RunLabel;
+namespace benchprof::aggregate {
 
 void RunLabels::NoteReportedRun(uint32_t segment, RunLabel label) {
   label_by_final_segment_.emplace(segment, std::move(label));
@@ -15,4 +13,4 @@ const RunLabel& RunLabels::LabelOf(uint32_t segment) const {
   return label == label_by_final_segment_.end() ? unreported_ : label->second;
 }
 
-}  // namespace benchprof::session
+}  // namespace benchprof::aggregate

@@ -1,0 +1,125 @@
+// Profile: one kind of profile (CPU, heap, trace, ...) as one object behind
+// one interface, as Go's runtime/pprof keeps its profiles. The session
+// (session/main.cc) knows no kind by name: it asks the registry
+// (profile_registry.h) for every kind, lets each declare its flags, and
+// drives the kinds that were requested through the calls below, in this
+// order:
+//
+//   DeclareFlags(flags)            every kind, before the command line is parsed
+//   output_path()                  non-empty: the kind was requested
+//   traits()                       what it needs, when it starts, its thread hooks
+//   Start(output, session)         before the first benchmark
+//   OnLoop*(state, ...)            on benchmark threads, as timed loops run
+//   OnReportedRun(segment, label)  as runs are reported (main thread)
+//   Finish(labels)                 after the last benchmark: write the file
+//
+// A kind writes one file. The session opens it (a temporary file beside the
+// destination, so an unwritable path is a usage error before anything runs)
+// and hands it to Start(); Finish() fills and commits it.
+//
+// Adding a kind: its own files in profiles/ (the kind) and in collect/,
+// aggregate/ or encode/ as it needs, one line in profile_registry.cc, one
+// CMake line, its tests.
+//
+// Thread-safety: Start, OnReportedRun and Finish run on the main thread. The
+// OnLoop* calls run on benchmark threads, concurrently; a kind that acts on
+// them must be thread-safe there (and cheap: they run at every loop start,
+// finish, pause and resume).
+#ifndef BENCHPROF_PROFILES_PROFILE_H_
+#define BENCHPROF_PROFILES_PROFILE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "aggregate/run_labels.h"
+#include "benchprof/flags.h"
+#include "collect/thread_hooks.h"
+#include "common/atomic_file.h"
+#include "common/status.h"
+
+namespace benchmark {
+class State;
+}
+
+namespace benchprof::profiles {
+
+// When a kind starts, relative to the others. The session starts kinds by
+// stage, then in registry order.
+enum class StartStage : int {
+  // Kinds whose own threads must exist before any sampler starts: the
+  // samplers then see those threads among the ones already running.
+  kFirst = 0,
+  kSampler = 1,
+};
+
+struct ProfileTraits {
+  // What the kind writes, for messages ("CPU profile").
+  std::string_view name;
+  // The flag (without dashes) whose FILE requests the kind and names its
+  // output: "cpuprofile".
+  std::string_view output_flag;
+  // It reads timed loops, so the --wrap interception must be linked.
+  bool needs_timed_loops = true;
+  // It sees allocations, so the allocator hooks must be in the build.
+  bool needs_allocation_hooks = false;
+  StartStage stage = StartStage::kSampler;
+  // Its hooks for threads started while it runs; null for none.
+  const collect::ThreadListener* thread_listener = nullptr;
+  // Another kind (its output flag) whose figures this one disturbs when
+  // both run, and how; the session warns. Empty: none.
+  std::string_view disturbs;
+  std::string_view disturbance;
+};
+
+// What the session tells a kind when it starts.
+struct SessionInfo {
+  std::string program;  // the executable's name, e.g. "bench"
+};
+
+class Profile {
+ public:
+  virtual ~Profile() = default;
+
+  // The kind's fixed description.
+  virtual const ProfileTraits& traits() const = 0;
+
+  // Declares the kind's flags on `flags`: its output flag
+  // (traits().output_flag, a FILE) and its settings (rates and the like),
+  // bound to members of this object.
+  virtual void DeclareFlags(FlagSet& flags) = 0;
+
+  // The path given with the output flag; empty when the kind was not
+  // requested.
+  virtual const std::string& output_path() const = 0;
+
+  // Starts collecting. `output` is the opened output file; it receives the
+  // profile when Finish() succeeds. The error names the flag.
+  virtual Status Start(AtomicFile output, const SessionInfo& session) = 0;
+
+  // A benchmark thread's timed loop is about to start (before the library's
+  // start barrier). `segment` is the run's new profile segment on thread 0,
+  // 0 on other threads.
+  virtual void OnLoopStarting(benchmark::State& /*state*/, uint32_t /*segment*/) {}
+  // The loop's timer runs (after the barrier).
+  virtual void OnLoopStarted(benchmark::State& /*state*/) {}
+  // The loop is about to stop its timer.
+  virtual void OnLoopFinishing(benchmark::State& /*state*/) {}
+  // The loop has finished (after the library's finish barrier).
+  virtual void OnLoopFinished(benchmark::State& /*state*/) {}
+  // PauseTiming() is about to pause the timer; ResumeTiming() resumed it.
+  virtual void OnPausing(benchmark::State& /*state*/) {}
+  virtual void OnResumed(benchmark::State& /*state*/) {}
+
+  // The reported run whose last segment is `segment` is `label`.
+  virtual void OnReportedRun(uint32_t /*segment*/, const aggregate::RunLabel& /*label*/) {}
+
+  // Stops collecting, writes the output file and moves it into place, and
+  // prints one line to stderr saying what was written. `labels` names the
+  // segments' runs.
+  virtual Status Finish(const aggregate::RunLabels& labels) = 0;
+};
+
+}  // namespace benchprof::profiles
+
+#endif  // BENCHPROF_PROFILES_PROFILE_H_

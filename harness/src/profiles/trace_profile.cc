@@ -1,0 +1,198 @@
+#include "profiles/trace_profile.h"
+
+#include <benchmark/benchmark.h>
+
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "collect/alloc_counter.h"
+#include "collect/timed_scope.h"
+#include "tracer/chrome_json_writer.h"
+#include "tracer/trace_recorder.h"
+
+namespace benchprof::profiles {
+namespace {
+
+// Threads started while recording get a track and a CPU counter.
+constexpr collect::ThreadListener kThreadListener{&tracer::WantsNewThread, &tracer::OnThreadStart,
+                                                  nullptr};
+
+constexpr ProfileTraits kTraits{
+    .name = "trace",
+    .output_flag = "trace",
+    .needs_timed_loops = true,
+    .needs_allocation_hooks = false,
+    // The recorder's own threads become runners that never time
+    // (collect::BecomeRunner), so they count neither in allocs/op nor in a
+    // CPU profile: a sampler that starts later finds them running already.
+    .stage = StartStage::kFirst,
+    .thread_listener = &kThreadListener,
+    .disturbs = "",
+    .disturbance = "",
+};
+
+constexpr char kUnreportedRun[] = "(run not reported)";
+
+// Which worker name this thread has in the trace (-1: none yet).
+thread_local int t_worker_index = -1;
+
+class TraceProfile final : public Profile {
+ public:
+  // A trace still recording is stopped and discarded.
+  ~TraceProfile() override {
+    if (recording_) (void)tracer::StopRecording();
+  }
+
+  const ProfileTraits& traits() const override { return kTraits; }
+
+  void DeclareFlags(FlagSet& flags) override {
+    flags.File("trace", &path_,
+               "write an execution trace to FILE (Chrome trace-event JSON: Perfetto UI, "
+               "chrome://tracing, speedscope; summarize with `benchprof trace-summary`)");
+    flags.Int("tracecpurate", "HZ", 0, 1000, &cpu_rate_,
+              "how often a trace reads each thread's CPU clock and the allocation totals "
+              "for its counters (default 100 per second; each reading wakes a thread, which "
+              "costs the benchmark when every core is busy; 0 = no counters)",
+              "expected readings per second from 0 (none) to 1000");
+  }
+
+  const std::string& output_path() const override { return path_; }
+
+  Status Start(AtomicFile output, const SessionInfo& session) override;
+  void OnLoopStarting(benchmark::State& state, uint32_t segment) override;
+  void OnLoopStarted(benchmark::State&) override {
+    tracer::RecordMarker(tracer::RecordKind::kLoopBegin);
+  }
+  void OnLoopFinishing(benchmark::State&) override {
+    tracer::RecordMarker(tracer::RecordKind::kLoopEnd);
+  }
+  void OnLoopFinished(benchmark::State& state) override;
+  void OnPausing(benchmark::State&) override {
+    tracer::RecordMarker(tracer::RecordKind::kPauseBegin);
+  }
+  void OnResumed(benchmark::State&) override {
+    tracer::RecordMarker(tracer::RecordKind::kPauseEnd);
+  }
+  void OnReportedRun(uint32_t segment, const aggregate::RunLabel& label) override;
+  Status Finish(const aggregate::RunLabels& labels) override;
+
+ private:
+  // One call of a benchmark function, as thread 0 saw it.
+  struct Segment {
+    uint32_t number;
+    uint64_t begin_ticks;
+    uint64_t end_ticks;  // 0 until the call's loop finished
+    uint64_t iterations;
+  };
+
+  std::string path_;
+  int cpu_rate_ = 100;
+  std::optional<AtomicFile> file_;
+  bool recording_ = false;
+  // Segments not yet reported, oldest first. Thread 0 (the main thread)
+  // adds them, the reporter (main thread too) takes them: no
+  // synchronization.
+  std::vector<Segment> pending_;
+  // Run names, alive until the recorder has written them.
+  std::deque<std::string> run_names_;
+};
+
+Status TraceProfile::Start(AtomicFile output, const SessionInfo& session) {
+  file_.emplace(std::move(output));
+  tracer::RecorderOptions options;
+  options.process_name = session.program;
+  options.sample_cpu = cpu_rate_ > 0;
+  if (cpu_rate_ > 0) options.sample_period = std::chrono::microseconds(1'000'000 / cpu_rate_);
+  if (collect::kAllocHooksEnabled) {
+    options.process_counters = [] {
+      const collect::AllocTotals totals = collect::TotalAllocations();
+      return tracer::ProcessCounters{totals.bytes, totals.allocs};
+    };
+  }
+  // A runner that is paused is never in the timed scope: the recorder's own
+  // threads then never count in allocs/op nor appear in a CPU profile.
+  options.on_internal_thread_start = [] { collect::BecomeRunner(); };
+  pending_.reserve(1024);
+  if (Status started = tracer::StartRecording(
+          std::make_unique<tracer::ChromeJsonWriter>(file_->temp_path()), options);
+      !started.ok()) {
+    return started.WithContext("--trace");
+  }
+  recording_ = true;
+  tracer::NameCurrentThread("main");
+  return Status();
+}
+
+void TraceProfile::OnLoopStarting(benchmark::State& state, uint32_t segment) {
+  const int thread_index = state.thread_index();
+  if (thread_index == 0) {
+    pending_.push_back({segment, tracer::ReadTicks(), 0, 0});
+  } else if (t_worker_index != thread_index) {
+    t_worker_index = thread_index;
+    char name[32] = "benchmark worker ";
+    const std::to_chars_result end = std::to_chars(name + 17, name + sizeof name, thread_index);
+    tracer::NameCurrentThread(std::string_view(name, static_cast<size_t>(end.ptr - name)));
+  }
+}
+
+void TraceProfile::OnLoopFinished(benchmark::State& state) {
+  if (state.thread_index() != 0 || pending_.empty()) return;
+  pending_.back().end_ticks = tracer::ReadTicks();
+  pending_.back().iterations = state.iterations();
+}
+
+void TraceProfile::OnReportedRun(uint32_t segment, const aggregate::RunLabel& label) {
+  if (!recording_) return;
+  // The run's probe calls precede its final call: everything pending up to
+  // `segment` belongs to it.
+  size_t last = 0;
+  while (last < pending_.size() && pending_[last].number < segment) ++last;
+  if (last == pending_.size() || pending_[last].number != segment) return;
+  const Segment& final_call = pending_[last];
+  run_names_.push_back(label.benchmark);
+  tracer::RecordRun(pending_.front().begin_ticks,
+                    final_call.end_ticks != 0 ? final_call.end_ticks : tracer::ReadTicks(),
+                    run_names_.back().c_str(), final_call.iterations, last + 1,
+                    static_cast<uint32_t>(label.threads));
+  pending_.erase(pending_.begin(), pending_.begin() + static_cast<ptrdiff_t>(last + 1));
+}
+
+Status TraceProfile::Finish(const aggregate::RunLabels&) {
+  if (!recording_) return Status::Error("--trace: the trace was not started");
+  for (const Segment& call : pending_) {
+    tracer::RecordRun(call.begin_ticks,
+                      call.end_ticks != 0 ? call.end_ticks : tracer::ReadTicks(), kUnreportedRun,
+                      call.iterations, 1, 0);
+  }
+  pending_.clear();
+  recording_ = false;
+  StatusOr<tracer::RecorderStats> stats = tracer::StopRecording();
+  run_names_.clear();
+  if (!stats.ok()) return stats.status().WithContext("--trace=" + file_->path());
+  if (Status committed = file_->Commit(); !committed.ok()) {
+    return committed.WithContext("--trace");
+  }
+  if (stats->dropped_events == 0) {
+    std::fprintf(stderr, "trace: %s (%llu events)\n", file_->path().c_str(),
+                 static_cast<unsigned long long>(stats->events_written));
+  } else {
+    std::fprintf(stderr,
+                 "trace: %s (%llu events; %llu events dropped because the writer could not keep "
+                 "up, see otherData.dropped_events)\n",
+                 file_->path().c_str(), static_cast<unsigned long long>(stats->events_written),
+                 static_cast<unsigned long long>(stats->dropped_events));
+  }
+  return Status();
+}
+
+}  // namespace
+
+std::unique_ptr<Profile> MakeTraceProfile() { return std::make_unique<TraceProfile>(); }
+
+}  // namespace benchprof::profiles

@@ -1,0 +1,60 @@
+// What every subcommand of the `benchprof` tool shares: its exit codes, its
+// entry in the tool's command table, and the shape of its --help and of its
+// errors. The flags themselves follow <benchprof/flags.h>.
+//
+//   FlagSet flags("benchprof convert");
+//   flags.File("out", &out_path, "write to FILE (atomically) instead of standard output");
+//   CommandLine cl;
+//   std::string error;
+//   if (!flags.Parse(args, &cl, &error)) return Fail(err, "benchprof convert", error);
+//   if (cl.help) { out += CommandHelp(kIntro, flags, kExitCodes); return kExitOk; }
+//
+// Thread-safety: thread-safe (constants and pure functions).
+#ifndef BENCHPROF_TOOLS_TOOL_COMMAND_H_
+#define BENCHPROF_TOOLS_TOOL_COMMAND_H_
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchprof/flags.h"
+
+namespace benchprof::tools {
+
+// Exit codes of `benchprof compare`; 0 and 3 mean the same for every
+// subcommand (each lists its own in its --help).
+inline constexpr int kExitOk = 0;  // no regression / success
+inline constexpr int kExitRegression = 1;
+inline constexpr int kExitInconclusive = 2;
+inline constexpr int kExitBadInput = 3;  // unreadable or malformed input, bad flags
+
+// One subcommand. benchprof_main.cc dispatches over a table of these, and
+// `benchprof --help` lists them from it.
+struct ToolCommand {
+  std::string_view name;  // as typed: "trace-summary"
+  // What it does, for `benchprof --help`: a line of at most 66 columns, or
+  // several separated by '\n'.
+  std::string_view summary;
+  // Runs the subcommand with `args` (after its name): appends its report (or
+  // help) to `out` and warnings and errors to `err`, returns the exit code.
+  int (*run)(const std::vector<std::string>& args, std::string& out, std::string& err);
+  // The text of `benchprof <name> --help`.
+  std::string (*help)();
+};
+
+// A subcommand's --help: `intro` (usage lines and description, ending with a
+// blank line), then "Flags:" and the flags of `flags` with their help, then
+// `exit_codes`. Generated from the declarations, so it cannot drift from
+// what the command accepts.
+std::string CommandHelp(std::string_view intro, const FlagSet& flags,
+                        std::span<const ExitCodeInfo> exit_codes);
+
+// Appends "`program`: `message`" to `err` as one line (control characters
+// in `message` become spaces, see OneLine) and returns kExitBadInput: the one
+// way a subcommand reports bad input.
+int Fail(std::string& err, std::string_view program, const std::string& message);
+
+}  // namespace benchprof::tools
+
+#endif  // BENCHPROF_TOOLS_TOOL_COMMAND_H_

@@ -13,7 +13,7 @@
 #include "collect/timed_scope.h"
 #include "support/subprocess.h"
 #include "tracer/chrome_json_writer.h"
-#include "trace/trace_disabled_calls.h"
+#include "tracer/trace_disabled_calls.h"
 #include "tracer/trace_recorder.h"
 
 namespace benchprof {

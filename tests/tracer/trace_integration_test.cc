@@ -14,7 +14,7 @@
 #include "collect/cpu_sampler.h"
 #include "common/json_value.h"
 #include "support/subprocess.h"
-#include "trace/trace_json.h"
+#include "tracer/trace_json.h"
 
 namespace benchprof {
 namespace {

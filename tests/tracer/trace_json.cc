@@ -1,4 +1,4 @@
-#include "trace/trace_json.h"
+#include "tracer/trace_json.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // being recorded, with none, and compiled out (trace_region_disabled.cc).
 // The targets: <= 20 ns recording, <= 1 ns off.
 //
-//   build/release/tests/trace/trace_region_benchmark --benchmark_repetitions=5
+//   build/release/tests/tracer/trace_region_benchmark --benchmark_repetitions=5
 //       --benchmark_report_aggregates_only=true
 //
 // BM_Region/recording starts its own trace whose writer discards the chunks

@@ -21,7 +21,7 @@
 
 #include "common/json_value.h"
 #include "support/subprocess.h"
-#include "trace/trace_json.h"
+#include "tracer/trace_json.h"
 
 namespace benchprof {
 namespace {

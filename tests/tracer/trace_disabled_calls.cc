@@ -1,5 +1,5 @@
 // Compiled with BENCHPROF_TRACE_DISABLED (see CMakeLists.txt).
-#include "trace/trace_disabled_calls.h"
+#include "tracer/trace_disabled_calls.h"
 
 #include "benchprof/trace.h"
 

@@ -2,8 +2,8 @@
 // trace must have (docs/trace-format.md), independently of the writer.
 //
 // Thread-safety: thread-compatible.
-#ifndef BENCHPROF_TESTS_TRACE_TRACE_JSON_H_
-#define BENCHPROF_TESTS_TRACE_TRACE_JSON_H_
+#ifndef BENCHPROF_TESTS_TRACER_TRACE_JSON_H_
+#define BENCHPROF_TESTS_TRACER_TRACE_JSON_H_
 
 #include <map>
 #include <string>
@@ -39,4 +39,4 @@ const json::Value* Arg(const json::Value& event, const char* key);
 
 }  // namespace benchprof::testing
 
-#endif  // BENCHPROF_TESTS_TRACE_TRACE_JSON_H_
+#endif  // BENCHPROF_TESTS_TRACER_TRACE_JSON_H_

@@ -29,7 +29,7 @@
 #include "tracer/record_decoder.h"
 #include "tracer/trace_buffer.h"
 #include "tracer/trace_clock.h"
-#include "trace/trace_json.h"
+#include "tracer/trace_json.h"
 
 namespace benchprof::tracer {
 namespace {

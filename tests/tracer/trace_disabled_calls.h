@@ -1,7 +1,7 @@
 // Calls into the trace API from a translation unit compiled with
 // BENCHPROF_TRACE_DISABLED (trace_disabled_calls.cc).
-#ifndef BENCHPROF_TESTS_TRACE_TRACE_DISABLED_CALLS_H_
-#define BENCHPROF_TESTS_TRACE_TRACE_DISABLED_CALLS_H_
+#ifndef BENCHPROF_TESTS_TRACER_TRACE_DISABLED_CALLS_H_
+#define BENCHPROF_TESTS_TRACER_TRACE_DISABLED_CALLS_H_
 
 namespace benchprof::testing {
 
@@ -11,4 +11,4 @@ bool AnnotateWithTracingCompiledOut(int rounds);
 
 }  // namespace benchprof::testing
 
-#endif  // BENCHPROF_TESTS_TRACE_TRACE_DISABLED_CALLS_H_
+#endif  // BENCHPROF_TESTS_TRACER_TRACE_DISABLED_CALLS_H_

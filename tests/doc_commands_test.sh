@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# The documentation cannot drift from the programs:
+#   1. every command shown after a "$ " prompt in a fenced block of README.md
+#      and docs/*.md runs and exits 0 (page by page, in order, in a scratch
+#      directory, so later commands read what earlier ones wrote);
+#   2. every exit code a program's --help lists is in a table of the pages
+#      with the same meaning, word for word;
+#   3. every flag `bench --help` lists under "benchprof flags" is in the
+#      README's flag table.
+#
+# usage: doc_commands_test.sh SOURCE_DIR BENCH BENCHPROF RAYTRACE RSS_SEARCH [GO]
+# Benchmarks run with a short --benchmark_min_time (added last, so it wins):
+# the check is about commands, flags and files, not about timings.
+set -uo pipefail
+
+source_dir=$(realpath "$1")
+bench=$(realpath "$2")
+benchprof=$(realpath "$3")
+raytrace=$(realpath "$4")
+rss_search=$(realpath "$5")
+go=${6:-}
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/benchprof-doc-check-XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+
+# The programs by the names the pages use.
+bin=$scratch/bin
+mkdir -p "$bin"
+cat >"$bin/bench" <<EOF
+#!/usr/bin/env bash
+exec "$bench" "\$@" --benchmark_min_time=0.01
+EOF
+ln -s "$benchprof" "$bin/benchprof"
+ln -s "$raytrace" "$bin/raytrace"
+ln -s "$rss_search" "$bin/rss-search"
+chmod +x "$bin/bench"
+export PATH=$bin:$PATH
+export HOME=$scratch/home GOCACHE=$scratch/home/gocache GOTOOLCHAIN=local GOFLAGS=
+export PPROF_TMPDIR=$scratch/home
+mkdir -p "$HOME"
+
+# Commands the check does not run, each with where it is run instead.
+not_run_reason() {
+  case "$1" in
+    "ci/test"*) echo "the CI job itself: .ci/run runs it" ;;
+    "ci/sanitize"*) echo "three sanitizer builds of the whole tree: run by hand" ;;
+    "ci/perf-gate"*) echo "needs two commits: tests/tools/perf_gate_integration_test.sh runs it" ;;
+    "ci/overhead"*) echo "builds release binaries: tests/overhead_integration_test.sh runs it" ;;
+    "export PATH="*) echo "the check puts the programs on PATH itself" ;;
+    "go tool pprof -http"*) echo "starts a web server" ;;
+    *) return 1 ;;
+  esac
+}
+
+failures=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# ---- 1. the commands ----
+run_page() {
+  local page=$1 dir=$2
+  local in_fence=0 line_number=0 line command status output
+  while IFS= read -r line || [ -n "$line" ]; do
+    line_number=$((line_number + 1))
+    if [[ $line == '```'* ]]; then
+      in_fence=$((1 - in_fence))
+      continue
+    fi
+    [ "$in_fence" = 1 ] && [[ $line == '$ '* ]] || continue
+    command=${line#\$ }
+    # ci/bench is the build's bench once it is built.
+    command=${command/#ci\/bench /bench }
+    if reason=$(not_run_reason "$command"); then
+      echo "not run: $page:$line_number: $command ($reason)"
+      continue
+    fi
+    if [[ $command == "go "* ]] && [ -z "$go" ]; then
+      fail "$page:$line_number: needs go, which is not installed"
+      continue
+    fi
+    output=$(cd "$dir" && timeout 300 bash -c "$command" 2>&1 </dev/null)
+    status=$?
+    # A comparison of two runs may be inconclusive or see noise as a
+    # regression; bad input (3) is a failure.
+    if [[ $command == "benchprof compare"* ]] && [ "$status" -le 2 ]; then status=0; fi
+    if [ "$status" -ne 0 ]; then
+      fail "$page:$line_number: exit $status: $command"
+      echo "$output" | tail -5 | sed 's/^/    /'
+    else
+      echo "ok: $page:$line_number: $command"
+    fi
+  done <"$page"
+}
+
+pages=("$source_dir/README.md" "$source_dir"/docs/*.md)
+commands=0
+for page in "${pages[@]}"; do
+  dir=$scratch/run/$(basename "$page" .md)
+  mkdir -p "$dir"
+  commands=$((commands + $(grep -c '^\$ ' "$page")))
+  run_page "$page" "$dir"
+done
+if [ "$commands" -lt 30 ]; then
+  fail "only $commands commands found in the pages: did the \$ prompt convention change?"
+fi
+
+# ---- 2. exit codes ----
+all_pages=$(cat "${pages[@]}")
+check_exit_codes() {
+  local program=$1
+  shift
+  local help code meaning
+  help=$("$@" --help 2>&1) || true
+  local listed=0
+  while IFS= read -r line; do
+    [[ $line =~ ^\ \ ([0-9]+)\ \ (.*)$ ]] || continue
+    code=${BASH_REMATCH[1]}
+    meaning=${BASH_REMATCH[2]}
+    listed=$((listed + 1))
+    if ! grep -qxF "| $code | $meaning |" <<<"$all_pages"; then
+      fail "$program exit code $code: no table row '| $code | $meaning |' in the pages"
+    fi
+  done < <(sed -n '/^Exit codes:/,/^$/p' <<<"$help")
+  [ "$listed" -gt 0 ] || fail "$program --help lists no exit codes"
+}
+check_exit_codes bench "$bench"
+check_exit_codes benchprof "$benchprof"
+check_exit_codes "benchprof compare" "$benchprof" compare
+check_exit_codes "benchprof convert" "$benchprof" convert
+check_exit_codes "benchprof trace-summary" "$benchprof" trace-summary
+check_exit_codes raytrace "$raytrace"
+check_exit_codes rss-search "$rss_search"
+
+# ---- 3. bench's flags in the README ----
+readme=$(cat "$source_dir/README.md")
+flags=0
+while IFS= read -r flag; do
+  flags=$((flags + 1))
+  grep -qF "| \`$flag" <<<"$readme" || fail "bench --help lists $flag; the README's flag table does not"
+done < <("$bench" --help | sed -n '/^benchprof flags/,/^Exit codes/p' | grep -oE '^  --[a-z_]+' | sed 's/^ *//')
+[ "$flags" -ge 8 ] || fail "found only $flags flags in bench --help"
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures failures"
+  exit 1
+fi
+echo "all $commands documented commands, exit codes and flags check out"

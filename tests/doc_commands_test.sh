@@ -4,7 +4,8 @@
 #      and docs/*.md runs and exits 0 (page by page, in order, in a scratch
 #      directory, so later commands read what earlier ones wrote);
 #   2. every exit code a program's --help lists is in a table of the pages
-#      with the same meaning, word for word;
+#      with the same meaning, word for word, and every row of an exit-code
+#      table in the pages is one a program lists;
 #   3. every flag `bench --help` lists under "benchprof flags" is in the
 #      README's flag table.
 #
@@ -108,6 +109,7 @@ fi
 
 # ---- 2. exit codes ----
 all_pages=$(cat "${pages[@]}")
+help_rows=""  # "| code | meaning |" for every code of every --help
 check_exit_codes() {
   local program=$1
   shift
@@ -119,6 +121,7 @@ check_exit_codes() {
     code=${BASH_REMATCH[1]}
     meaning=${BASH_REMATCH[2]}
     listed=$((listed + 1))
+    help_rows+="| $code | $meaning |"$'\n'
     if ! grep -qxF "| $code | $meaning |" <<<"$all_pages"; then
       fail "$program exit code $code: no table row '| $code | $meaning |' in the pages"
     fi
@@ -132,6 +135,26 @@ check_exit_codes "benchprof convert" "$benchprof" convert
 check_exit_codes "benchprof trace-summary" "$benchprof" trace-summary
 check_exit_codes raytrace "$raytrace"
 check_exit_codes rss-search "$rss_search"
+# And no table in the pages says what no program says.
+for page in "${pages[@]}"; do
+  in_table=0
+  line_number=0
+  while IFS= read -r line || [ -n "$line" ]; do
+    line_number=$((line_number + 1))
+    if [ "$line" = "| exit code | meaning |" ]; then
+      in_table=1
+      continue
+    fi
+    [ "$in_table" = 1 ] || continue
+    [[ $line == "| ---"* ]] && continue
+    if [[ $line != "|"* ]]; then
+      in_table=0
+      continue
+    fi
+    grep -qxF "$line" <<<"$help_rows" ||
+      fail "$page:$line_number: '$line' is no program's exit code (see their --help)"
+  done <"$page"
+done
 
 # ---- 3. bench's flags in the README ----
 readme=$(cat "$source_dir/README.md")

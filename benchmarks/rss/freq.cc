@@ -6,6 +6,8 @@
 #include <limits>
 #include <mutex>
 #include <semaphore>
+#include <string>
+#include <string_view>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -163,7 +165,15 @@ FreqResult Pool(const DocumentSet& set, std::string_view topic, int workers,
 // A step that fails on a document records it and goes on with the next one
 // (the original broke out, which could leave the step before it blocked on
 // a full channel); files opened but not yet read are closed by their owner.
-FreqResult Pipeline(const DocumentSet& set, std::string_view topic) {
+class ActorPipeline {
+ public:
+  ActorPipeline(const DocumentSet& set, std::string_view topic)
+      : set_(set), topic_(topic), failures_(set) {}
+
+  // Starts the four steps, waits for them and counts what they found.
+  FreqResult Run();
+
+ private:
   struct Opened {
     size_t index;
     OpenDocument document;
@@ -172,78 +182,100 @@ FreqResult Pipeline(const DocumentSet& set, std::string_view topic) {
     size_t index;
     std::string bytes;
   };
-  FailureLog failures(set);
+
+  // The steps, each on its own thread, each closing its output channel when
+  // its input is exhausted.
+  void OpenFiles();
+  void ReadFiles();
+  void DecodeFeeds();
+  void SearchFeeds();
+
+  // After a step could not start: unblocks the steps in `started`, lets
+  // them finish, and reports the whole run as failed (a pipeline with a
+  // missing step does no work).
+  FreqResult Abandon(std::vector<std::thread>& started, const std::system_error& e);
+
+  const DocumentSet& set_;
+  const std::string_view topic_;
+  FailureLog failures_;
   // Upstream steps run ahead until a channel is full, then sleep until it is
   // half empty (not until the next slot frees: see kPoolBuffer).
-  Channel<Opened> files(kPipelineBuffer, kPipelineBuffer / 2);
-  Channel<Read> data(kPipelineBuffer, kPipelineBuffer / 2);
-  Channel<Feed> feeds(kPipelineBuffer, kPipelineBuffer / 2);
-  int64_t found = 0;
+  Channel<Opened> files_{kPipelineBuffer, kPipelineBuffer / 2};
+  Channel<Read> data_{kPipelineBuffer, kPipelineBuffer / 2};
+  Channel<Feed> feeds_{kPipelineBuffer, kPipelineBuffer / 2};
+  int64_t found_ = 0;  // written by the search step only, read once it is joined
+};
 
-  auto opener = [&] {
-    NameThisThread("rss-open");
-    std::string error;
-    for (size_t i = 0; i < set.size(); ++i) {
-      std::optional<OpenDocument> document = set.Open(i, &error);
-      if (!document) {
-        failures.Record(i, "opening: " + error);
-        continue;
-      }
-      files.Send(Opened{i, std::move(*document)});
-    }
-    files.Close();
-  };
-  auto reader = [&] {
-    NameThisThread("rss-read");
-    std::string error;
-    while (std::optional<Opened> file = files.Receive()) {
-      Read read{file->index, {}};
-      if (!ReadAll(std::move(file->document), &read.bytes, &error)) {
-        failures.Record(file->index, "reading: " + error);
-        continue;
-      }
-      data.Send(std::move(read));
-    }
-    data.Close();
-  };
-  auto decoder = [&] {
-    NameThisThread("rss-decode");
-    std::string error;
-    while (std::optional<Read> read = data.Receive()) {
-      Feed feed;
-      if (!ParseFeed(read->bytes, FeedFields::kTitleAndDescription, &feed, &error)) {
-        failures.Record(read->index, "decoding: " + error);
-        continue;
-      }
-      feeds.Send(std::move(feed));
-    }
-    feeds.Close();
-  };
-  auto searcher = [&] {
-    NameThisThread("rss-search");
-    while (std::optional<Feed> feed = feeds.Receive()) found += CountTopicHits(*feed, topic);
-  };
-
-  std::vector<std::thread> stages;
-  stages.reserve(4);
+FreqResult ActorPipeline::Run() {
+  std::vector<std::thread> steps;
+  steps.reserve(4);
   try {
-    stages.emplace_back(opener);
-    stages.emplace_back(reader);
-    stages.emplace_back(decoder);
-    stages.emplace_back(searcher);
+    steps.emplace_back(&ActorPipeline::OpenFiles, this);
+    steps.emplace_back(&ActorPipeline::ReadFiles, this);
+    steps.emplace_back(&ActorPipeline::DecodeFeeds, this);
+    steps.emplace_back(&ActorPipeline::SearchFeeds, this);
   } catch (const std::system_error& e) {
-    // Unblock the stages that did start, let them finish, and report the
-    // whole run as failed: a pipeline with a missing step does no work.
-    files.Close();
-    data.Close();
-    feeds.Close();
-    for (std::thread& stage : stages) stage.join();
-    FailureLog all(set);
-    all.RecordAll(ThreadStartError(e));
-    return all.Result(0);
+    return Abandon(steps, e);
   }
-  for (std::thread& stage : stages) stage.join();
-  return failures.Result(found);
+  for (std::thread& step : steps) step.join();
+  return failures_.Result(found_);
+}
+
+void ActorPipeline::OpenFiles() {
+  NameThisThread("rss-open");
+  std::string error;
+  for (size_t i = 0; i < set_.size(); ++i) {
+    std::optional<OpenDocument> document = set_.Open(i, &error);
+    if (!document) {
+      failures_.Record(i, "opening: " + error);
+      continue;
+    }
+    files_.Send(Opened{i, std::move(*document)});
+  }
+  files_.Close();
+}
+
+void ActorPipeline::ReadFiles() {
+  NameThisThread("rss-read");
+  std::string error;
+  while (std::optional<Opened> file = files_.Receive()) {
+    Read read{file->index, {}};
+    if (!ReadAll(std::move(file->document), &read.bytes, &error)) {
+      failures_.Record(file->index, "reading: " + error);
+      continue;
+    }
+    data_.Send(std::move(read));
+  }
+  data_.Close();
+}
+
+void ActorPipeline::DecodeFeeds() {
+  NameThisThread("rss-decode");
+  std::string error;
+  while (std::optional<Read> read = data_.Receive()) {
+    Feed feed;
+    if (!ParseFeed(read->bytes, FeedFields::kTitleAndDescription, &feed, &error)) {
+      failures_.Record(read->index, "decoding: " + error);
+      continue;
+    }
+    feeds_.Send(std::move(feed));
+  }
+  feeds_.Close();
+}
+
+void ActorPipeline::SearchFeeds() {
+  NameThisThread("rss-search");
+  while (std::optional<Feed> feed = feeds_.Receive()) found_ += CountTopicHits(*feed, topic_);
+}
+
+FreqResult ActorPipeline::Abandon(std::vector<std::thread>& started, const std::system_error& e) {
+  files_.Close();
+  data_.Close();
+  feeds_.Close();
+  for (std::thread& step : started) step.join();
+  FailureLog all(set_);
+  all.RecordAll(ThreadStartError(e));
+  return all.Result(0);
 }
 
 }  // namespace
@@ -319,7 +351,7 @@ FreqResult Freq(Variant variant, const DocumentSet& set, std::string_view topic,
     case Variant::kPoolTasks:
       return Pool(set, topic, workers, &SearchDocumentTraced);
     case Variant::kPipeline:
-      return Pipeline(set, topic);
+      return ActorPipeline(set, topic).Run();
   }
   return FreqResult{};
 }

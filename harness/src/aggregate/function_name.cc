@@ -42,109 +42,144 @@ constexpr std::string_view kSpecialPrefixes[] = {"non-virtual thunk to ", "virtu
                                                  "covariant return thunk to ",
                                                  "transaction clone for "};
 
-}  // namespace
-
-std::string FunctionNameFromDemangled(std::string_view text) {
-  std::string prefix;
+// Removes the thunk and clone wrappers the demangler puts around a
+// function's name from the front of `text` and returns them, so that they
+// can be put back in front of the name.
+std::string_view TakeSpecialPrefixes(std::string_view& text) {
+  const std::string_view original = text;
   for (bool stripped = true; stripped;) {
     stripped = false;
     for (std::string_view special : kSpecialPrefixes) {
       if (text.substr(0, special.size()) == special) {
-        prefix.append(special);
         text.remove_prefix(special.size());
         stripped = true;
       }
     }
   }
-  // GCC clones: "f(int) [clone .constprop.0] [clone .cold]".
+  return original.substr(0, original.size() - text.size());
+}
+
+// `text` without GCC's clone suffixes: "f(int) [clone .constprop.0] [clone .cold]".
+std::string_view WithoutCloneAnnotations(std::string_view text) {
   while (!text.empty() && text.back() == ']') {
     const size_t clone = text.rfind(" [clone ");
     if (clone == std::string_view::npos) break;
     text = text.substr(0, clone);
   }
+  return text;
+}
 
-  // One pass, tracking brackets. A space outside all brackets ends a return
-  // type; the last top-level "(" opens the parameter list. '<' and '>' are
-  // comparisons inside parentheses (template arguments like "(3)>(2)"), and
-  // operator names are skipped whole so their brackets are not counted.
+// True if the keyword `operator` starts at text[pos].
+bool OperatorKeywordAt(std::string_view text, size_t pos) {
+  return text[pos] == 'o' && (pos == 0 || !IsIdentifierChar(text[pos - 1])) &&
+         StartsWithWord(text, pos, "operator");
+}
+
+// Skips an operator's name, from just after the keyword `operator` at
+// text[pos], and returns the position after it. Sets `*conversion_type` for
+// a conversion operator ("operator unsigned long") at `top_level`: the
+// spaces of its type are part of the name.
+size_t SkipOperatorName(std::string_view text, size_t pos, bool top_level, bool* conversion_type) {
+  size_t i = pos;
+  if (i < text.size() && text[i] == ' ') {
+    for (std::string_view word : {"new", "delete", "co_await"}) {
+      if (StartsWithWord(text, i + 1, word)) {
+        i += 1 + word.size();
+        if (text.substr(i, 2) == "[]") i += 2;
+        return i;
+      }
+    }
+    if (top_level) *conversion_type = true;
+    return i + 1;
+  }
+  if (text.substr(i, 2) == "\"\"") {  // user-defined literal: operator"" _suffix
+    i += 2;
+    if (i < text.size() && text[i] == ' ') ++i;
+    while (i < text.size() && IsIdentifierChar(text[i])) ++i;
+    return i;
+  }
+  i += OperatorSymbolLength(text, i);
+  // "operator< <int>": the demangler separates template arguments.
+  if (i + 1 < text.size() && text[i] == ' ' && text[i + 1] == '<') ++i;
+  return i;
+}
+
+// Updates the stack of open brackets for character `c`. '<' and '>' are
+// comparisons inside parentheses (template arguments like "(3)>(2)"); a
+// closing bracket also drops the unclosed '<' (a comparison after all)
+// above its opener.
+void TrackBrackets(char c, std::vector<char>& open) {
+  const bool in_parens = !open.empty() && open.back() == '(';
+  switch (c) {
+    case '(':
+    case '[':
+    case '{':
+      open.push_back(c);
+      break;
+    case '<':
+      if (!in_parens) open.push_back(c);
+      break;
+    case ')':
+    case ']':
+    case '}': {
+      const char opener = c == ')' ? '(' : c == ']' ? '[' : '{';
+      auto match = std::find(open.rbegin(), open.rend(), opener);
+      if (match != open.rend()) open.erase(std::prev(match.base()), open.end());
+      break;
+    }
+    case '>':
+      if (!in_parens && !open.empty() && open.back() == '<') open.pop_back();
+      break;
+    default:
+      break;
+  }
+}
+
+// Where the function's name lies in a signature: text[start, params).
+struct NameBounds {
+  size_t start = 0;
+  size_t params = std::string_view::npos;  // npos: no parameter list
+};
+
+// One pass, tracking brackets. A space outside all brackets ends a return
+// type; the last top-level "(" opens the parameter list. Operator names
+// are skipped whole so their brackets are not counted.
+NameBounds FindFunctionName(std::string_view text) {
   std::vector<char> open;
   size_t name_start = 0;
-  size_t params = std::string_view::npos;
-  size_t params_name_start = 0;
+  NameBounds bounds;
   bool in_conversion_type = false;  // "operator unsigned long": spaces are part of the name
   for (size_t i = 0; i < text.size();) {
-    if (text[i] == 'o' && (i == 0 || !IsIdentifierChar(text[i - 1])) &&
-        StartsWithWord(text, i, "operator")) {
-      i += 8;
-      if (i < text.size() && text[i] == ' ') {
-        bool keyword = false;
-        for (std::string_view word : {"new", "delete", "co_await"}) {
-          if (StartsWithWord(text, i + 1, word)) {
-            i += 1 + word.size();
-            if (text.substr(i, 2) == "[]") i += 2;
-            keyword = true;
-            break;
-          }
-        }
-        if (!keyword) {
-          if (open.empty()) in_conversion_type = true;
-          ++i;
-        }
-        continue;
-      }
-      if (text.substr(i, 2) == "\"\"") {  // user-defined literal: operator"" _suffix
-        i += 2;
-        if (i < text.size() && text[i] == ' ') ++i;
-        while (i < text.size() && IsIdentifierChar(text[i])) ++i;
-        continue;
-      }
-      i += OperatorSymbolLength(text, i);
-      // "operator< <int>": the demangler separates template arguments.
-      if (i + 1 < text.size() && text[i] == ' ' && text[i + 1] == '<') ++i;
+    if (OperatorKeywordAt(text, i)) {
+      i = SkipOperatorName(text, i + 8, open.empty(), &in_conversion_type);
       continue;
     }
     const char c = text[i];
-    const bool in_parens = !open.empty() && open.back() == '(';
-    switch (c) {
-      case '(':
-        if (open.empty()) {
-          params = i;
-          params_name_start = name_start;
-          in_conversion_type = false;
-        }
-        open.push_back(c);
-        break;
-      case '[':
-      case '{':
-        open.push_back(c);
-        break;
-      case '<':
-        if (!in_parens) open.push_back(c);
-        break;
-      case ')':
-      case ']':
-      case '}': {
-        const char opener = c == ')' ? '(' : c == ']' ? '[' : '{';
-        // Drop unclosed '<' (a comparison after all) down to the opener.
-        auto match = std::find(open.rbegin(), open.rend(), opener);
-        if (match != open.rend()) open.erase(std::prev(match.base()), open.end());
-        break;
-      }
-      case '>':
-        if (!in_parens && !open.empty() && open.back() == '<') open.pop_back();
-        break;
-      case ' ':
-        if (open.empty() && !in_conversion_type) name_start = i + 1;
-        break;
-      default:
-        break;
+    if (c == '(' && open.empty()) {
+      bounds = {name_start, i};
+      in_conversion_type = false;
+    } else if (c == ' ' && open.empty() && !in_conversion_type) {
+      name_start = i + 1;
     }
+    TrackBrackets(c, open);
     ++i;
   }
-  if (params == std::string_view::npos || params <= params_name_start) {
-    return prefix + std::string(text);
+  return bounds;
+}
+
+}  // namespace
+
+std::string FunctionNameFromDemangled(std::string_view text) {
+  const std::string_view prefix = TakeSpecialPrefixes(text);
+  text = WithoutCloneAnnotations(text);
+  const NameBounds name = FindFunctionName(text);
+  std::string result(prefix);
+  if (name.params == std::string_view::npos || name.params <= name.start) {
+    result.append(text);
+  } else {
+    result.append(text.substr(name.start, name.params - name.start));
   }
-  return prefix + std::string(text.substr(params_name_start, params - params_name_start));
+  return result;
 }
 
 std::string ShortFunctionName(const std::string& symbol) {

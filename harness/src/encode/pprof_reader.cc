@@ -7,6 +7,7 @@
 #include <string>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "encode/gzip.h"
 #include "profile.pb.h"
@@ -108,17 +109,9 @@ Status ReadValueType(const pb::ValueType& from, const Strings& strings, const st
   return strings.Get(from.unit(), where, &to->unit);
 }
 
-// Converts a parsed message; every cross reference is checked before use.
-StatusOr<ProfileData> Convert(const pb::Profile& in) {
-  if (in.string_table_size() == 0) {
-    return Status::Error("not a pprof profile: no string table");
-  }
-  if (!in.string_table(0).empty()) {
-    return Status::Error("malformed profile: string_table[0] must be \"\"");
-  }
-  const Strings strings(in);
-  ProfileData out;
-
+// The profile-wide fields: sample and period types, period, times,
+// comments and the default sample type.
+Status ReadProfileHeader(const pb::Profile& in, const Strings& strings, ProfileData& out) {
   for (int i = 0; i < in.sample_type_size(); ++i) {
     ValueTypeName& type = out.sample_types.emplace_back();
     if (Status s =
@@ -141,30 +134,33 @@ StatusOr<ProfileData> Convert(const pb::Profile& in) {
       return s;
     }
   }
-  if (Status s =
-          strings.Get(in.default_sample_type(), "default sample type", &out.default_sample_type);
-      !s.ok()) {
-    return s;
-  }
+  return strings.Get(in.default_sample_type(), "default sample type", &out.default_sample_type);
+}
 
-  IdIndex function_ids("function");
+// The function table, its ids recorded in `ids`.
+Status ReadFunctions(const pb::Profile& in, const Strings& strings, IdIndex& ids,
+                     std::vector<ProfileFunction>& out) {
   for (int i = 0; i < in.function_size(); ++i) {
     const pb::Function& f = in.function(i);
     const std::string where = "function id " + std::to_string(f.id());
-    if (Status s = function_ids.Add(f.id(), static_cast<size_t>(i)); !s.ok()) return s;
-    ProfileFunction& function = out.functions.emplace_back();
+    if (Status s = ids.Add(f.id(), static_cast<size_t>(i)); !s.ok()) return s;
+    ProfileFunction& function = out.emplace_back();
     if (Status s = strings.Get(f.name(), where, &function.name); !s.ok()) return s;
     if (Status s = strings.Get(f.system_name(), where, &function.system_name); !s.ok()) return s;
     if (Status s = strings.Get(f.filename(), where, &function.filename); !s.ok()) return s;
     function.start_line = f.start_line();
   }
+  return Status();
+}
 
-  IdIndex mapping_ids("mapping");
+// The mapping table, its ids recorded in `ids`.
+Status ReadMappings(const pb::Profile& in, const Strings& strings, IdIndex& ids,
+                    std::vector<ProfileMapping>& out) {
   for (int i = 0; i < in.mapping_size(); ++i) {
     const pb::Mapping& m = in.mapping(i);
     const std::string where = "mapping id " + std::to_string(m.id());
-    if (Status s = mapping_ids.Add(m.id(), static_cast<size_t>(i)); !s.ok()) return s;
-    ProfileMapping& mapping = out.mappings.emplace_back();
+    if (Status s = ids.Add(m.id(), static_cast<size_t>(i)); !s.ok()) return s;
+    ProfileMapping& mapping = out.emplace_back();
     mapping.start = m.memory_start();
     mapping.limit = m.memory_limit();
     mapping.file_offset = m.file_offset();
@@ -175,13 +171,18 @@ StatusOr<ProfileData> Convert(const pb::Profile& in) {
     mapping.has_line_numbers = m.has_line_numbers();
     mapping.has_inline_frames = m.has_inline_frames();
   }
+  return Status();
+}
 
-  IdIndex location_ids("location");
+// The location table, its ids recorded in `ids`; mapping and function ids
+// are resolved through the tables read before it.
+Status ReadLocations(const pb::Profile& in, const IdIndex& mapping_ids, const IdIndex& function_ids,
+                     IdIndex& ids, std::vector<ProfileLocation>& out) {
   for (int i = 0; i < in.location_size(); ++i) {
     const pb::Location& l = in.location(i);
     const std::string where = "location id " + std::to_string(l.id());
-    if (Status s = location_ids.Add(l.id(), static_cast<size_t>(i)); !s.ok()) return s;
-    ProfileLocation& location = out.locations.emplace_back();
+    if (Status s = ids.Add(l.id(), static_cast<size_t>(i)); !s.ok()) return s;
+    ProfileLocation& location = out.emplace_back();
     location.address = l.address();
     if (l.mapping_id() != 0) {
       size_t index = 0;
@@ -196,7 +197,31 @@ StatusOr<ProfileData> Convert(const pb::Profile& in) {
       line.line = ln.line();
     }
   }
+  return Status();
+}
 
+// Appends label `l` to `labels` by pprof's precedence: a string value makes
+// a string label; otherwise a number or unit makes a numeric one; otherwise
+// pprof drops it, and so do we.
+Status ReadLabel(const pb::Label& l, const Strings& strings, const std::string& where,
+                 std::vector<ProfileLabel>& labels) {
+  ProfileLabel label;
+  if (Status s = strings.Get(l.key(), where, &label.key); !s.ok()) return s;
+  if (l.str() != 0) {
+    if (Status s = strings.Get(l.str(), where, &label.str); !s.ok()) return s;
+  } else if (l.num() != 0 || l.num_unit() != 0) {
+    label.num = l.num();
+    if (Status s = strings.Get(l.num_unit(), where, &label.num_unit); !s.ok()) return s;
+  } else {
+    return Status();
+  }
+  labels.push_back(std::move(label));
+  return Status();
+}
+
+// The samples, their location ids resolved through `location_ids`.
+Status ReadSamples(const pb::Profile& in, const Strings& strings, const IdIndex& location_ids,
+                   std::vector<ProfileSample>& out) {
   if (in.sample_size() > 0 && in.sample_type_size() == 0) {
     return Status::Error("profile has samples but no sample types");
   }
@@ -208,7 +233,7 @@ StatusOr<ProfileData> Convert(const pb::Profile& in) {
                            " values but the profile has " + std::to_string(in.sample_type_size()) +
                            " sample types");
     }
-    ProfileSample& sample = out.samples.emplace_back();
+    ProfileSample& sample = out.emplace_back();
     sample.values.assign(s.value().begin(), s.value().end());
     for (uint64_t id : s.location_id()) {
       if (Status st = location_ids.Find(id, where, &sample.location_indexes.emplace_back());
@@ -217,26 +242,39 @@ StatusOr<ProfileData> Convert(const pb::Profile& in) {
       }
     }
     for (int j = 0; j < s.label_size(); ++j) {
-      const pb::Label& l = s.label(j);
       // The key is not in the message: it may hold anything, newlines too.
       const std::string label_where = where + " label " + std::to_string(j);
-      ProfileLabel label;
-      if (Status st = strings.Get(l.key(), label_where, &label.key); !st.ok()) return st;
-      // pprof's precedence: a string value makes a string label; otherwise
-      // a number or unit makes a numeric one; otherwise pprof drops it.
-      if (l.str() != 0) {
-        if (Status st = strings.Get(l.str(), label_where, &label.str); !st.ok()) return st;
-      } else if (l.num() != 0 || l.num_unit() != 0) {
-        label.num = l.num();
-        if (Status st = strings.Get(l.num_unit(), label_where, &label.num_unit); !st.ok()) {
-          return st;
-        }
-      } else {
-        continue;
+      if (Status st = ReadLabel(s.label(j), strings, label_where, sample.labels); !st.ok()) {
+        return st;
       }
-      sample.labels.push_back(std::move(label));
     }
   }
+  return Status();
+}
+
+// Converts a parsed message; every cross reference is checked before use.
+// The tables are read in dependency order, so an id is known before it is
+// referred to.
+StatusOr<ProfileData> Convert(const pb::Profile& in) {
+  if (in.string_table_size() == 0) {
+    return Status::Error("not a pprof profile: no string table");
+  }
+  if (!in.string_table(0).empty()) {
+    return Status::Error("malformed profile: string_table[0] must be \"\"");
+  }
+  const Strings strings(in);
+  ProfileData out;
+  IdIndex function_ids("function");
+  IdIndex mapping_ids("mapping");
+  IdIndex location_ids("location");
+  if (Status s = ReadProfileHeader(in, strings, out); !s.ok()) return s;
+  if (Status s = ReadFunctions(in, strings, function_ids, out.functions); !s.ok()) return s;
+  if (Status s = ReadMappings(in, strings, mapping_ids, out.mappings); !s.ok()) return s;
+  if (Status s = ReadLocations(in, mapping_ids, function_ids, location_ids, out.locations);
+      !s.ok()) {
+    return s;
+  }
+  if (Status s = ReadSamples(in, strings, location_ids, out.samples); !s.ok()) return s;
   return out;
 }
 

@@ -121,90 +121,120 @@ void ChromeJsonWriter::FlushIfLarge() {
   buffer_.clear();
 }
 
+void ChromeJsonWriter::AddThreadMarker(const TraceEvent& e) {
+  Open('i', e.tid, e.ts_ns);
+  buffer_ += ",\"s\":\"t\"";
+  Field("cat", "thread");
+  Field("name", e.type == EventType::kThreadStart ? "thread start" : "thread exit");
+  Close();
+}
+
+void ChromeJsonWriter::AddRegion(const TraceEvent& e) {
+  const bool begin = e.type == EventType::kRegionBegin;
+  Open(begin ? 'B' : 'E', e.tid, e.ts_ns);
+  Field("cat", "region");
+  Field("name", e.name);
+  if (begin) {
+    buffer_ += ",\"args\":{\"task\":";
+    AppendInteger(buffer_, e.task_id);
+    buffer_ += '}';
+  }
+  Close();
+  if (e.task_id != 0) {
+    // The same region on its task's track, so the task can be followed
+    // across threads.
+    Open(begin ? 'b' : 'e', e.tid, e.ts_ns);
+    Field("cat", "task");
+    Field("name", e.name);
+    Field("id", HexId(e.task_id));
+    buffer_ += ",\"args\":{\"kind\":\"region\"}";
+    Close();
+  }
+}
+
+void ChromeJsonWriter::AddTask(const TraceEvent& e) {
+  const bool begin = e.type == EventType::kTaskBegin;
+  Open(begin ? 'b' : 'e', e.tid, e.ts_ns);
+  Field("cat", "task");
+  Field("name", e.name);
+  Field("id", HexId(e.task_id));
+  buffer_ += ",\"args\":{\"kind\":\"task\"";
+  if (begin) Field("parent", HexId(e.parent_id));
+  buffer_ += '}';
+  Close();
+}
+
+void ChromeJsonWriter::AddLog(const TraceEvent& e) {
+  Open('i', e.tid, e.ts_ns);
+  buffer_ += ",\"s\":\"t\"";
+  Field("cat", "log");
+  Field("name", e.name);
+  buffer_ += ",\"args\":{\"message\":";
+  json::AppendQuoted(buffer_, e.message);
+  Number("task", e.task_id);
+  buffer_ += '}';
+  Close();
+}
+
+void ChromeJsonWriter::AddBenchmarkSpan(const TraceEvent& e, bool begin, std::string_view name) {
+  Open(begin ? 'B' : 'E', e.tid, e.ts_ns);
+  Field("cat", "benchmark");
+  Field("name", name);
+  Close();
+}
+
+void ChromeJsonWriter::AddRun(const TraceEvent& e) {
+  Open('X', e.tid, e.ts_ns);
+  buffer_ += ",\"dur\":";
+  AppendMicros(buffer_, e.dur_ns);
+  Field("cat", "benchmark");
+  Field("name", e.name);
+  buffer_ += ",\"args\":{\"iterations\":";
+  AppendInteger(buffer_, e.iterations);
+  Number("threads", e.threads);
+  Number("calls", e.calls);
+  buffer_ += '}';
+  Close();
+}
+
+void ChromeJsonWriter::AddAllocations(const TraceEvent& e) {
+  Open('C', e.tid, e.ts_ns);
+  Field("cat", "memory");
+  Field("name", "allocations");
+  buffer_ += ",\"args\":{\"bytes\":";
+  AppendInteger(buffer_, e.bytes);
+  Number("objects", e.objects);
+  buffer_ += '}';
+  Close();
+}
+
 void ChromeJsonWriter::Add(const TraceEvent& e) {
   switch (e.type) {
     case EventType::kThreadStart:
     case EventType::kThreadExit:
-      Open('i', e.tid, e.ts_ns);
-      buffer_ += ",\"s\":\"t\"";
-      Field("cat", "thread");
-      Field("name", e.type == EventType::kThreadStart ? "thread start" : "thread exit");
-      Close();
+      AddThreadMarker(e);
       break;
     case EventType::kRegionBegin:
-    case EventType::kRegionEnd: {
-      const bool begin = e.type == EventType::kRegionBegin;
-      Open(begin ? 'B' : 'E', e.tid, e.ts_ns);
-      Field("cat", "region");
-      Field("name", e.name);
-      if (begin) {
-        buffer_ += ",\"args\":{\"task\":";
-        AppendInteger(buffer_, e.task_id);
-        buffer_ += '}';
-      }
-      Close();
-      if (e.task_id != 0) {
-        // The same region on its task's track, so the task can be followed
-        // across threads.
-        Open(begin ? 'b' : 'e', e.tid, e.ts_ns);
-        Field("cat", "task");
-        Field("name", e.name);
-        Field("id", HexId(e.task_id));
-        buffer_ += ",\"args\":{\"kind\":\"region\"}";
-        Close();
-      }
+    case EventType::kRegionEnd:
+      AddRegion(e);
       break;
-    }
     case EventType::kTaskBegin:
-    case EventType::kTaskEnd: {
-      const bool begin = e.type == EventType::kTaskBegin;
-      Open(begin ? 'b' : 'e', e.tid, e.ts_ns);
-      Field("cat", "task");
-      Field("name", e.name);
-      Field("id", HexId(e.task_id));
-      buffer_ += ",\"args\":{\"kind\":\"task\"";
-      if (begin) Field("parent", HexId(e.parent_id));
-      buffer_ += '}';
-      Close();
+    case EventType::kTaskEnd:
+      AddTask(e);
       break;
-    }
     case EventType::kLog:
-      Open('i', e.tid, e.ts_ns);
-      buffer_ += ",\"s\":\"t\"";
-      Field("cat", "log");
-      Field("name", e.name);
-      buffer_ += ",\"args\":{\"message\":";
-      json::AppendQuoted(buffer_, e.message);
-      Number("task", e.task_id);
-      buffer_ += '}';
-      Close();
+      AddLog(e);
       break;
     case EventType::kLoopBegin:
     case EventType::kLoopEnd:
-      Open(e.type == EventType::kLoopBegin ? 'B' : 'E', e.tid, e.ts_ns);
-      Field("cat", "benchmark");
-      Field("name", "timed loop");
-      Close();
+      AddBenchmarkSpan(e, e.type == EventType::kLoopBegin, "timed loop");
       break;
     case EventType::kPauseBegin:
     case EventType::kPauseEnd:
-      Open(e.type == EventType::kPauseBegin ? 'B' : 'E', e.tid, e.ts_ns);
-      Field("cat", "benchmark");
-      Field("name", "paused");
-      Close();
+      AddBenchmarkSpan(e, e.type == EventType::kPauseBegin, "paused");
       break;
     case EventType::kRun:
-      Open('X', e.tid, e.ts_ns);
-      buffer_ += ",\"dur\":";
-      AppendMicros(buffer_, e.dur_ns);
-      Field("cat", "benchmark");
-      Field("name", e.name);
-      buffer_ += ",\"args\":{\"iterations\":";
-      AppendInteger(buffer_, e.iterations);
-      Number("threads", e.threads);
-      Number("calls", e.calls);
-      buffer_ += '}';
-      Close();
+      AddRun(e);
       break;
     case EventType::kCpuUsage:
       BusyCounter(e, "cpu", e.name, std::clamp(e.busy, 0.0, 1.0));
@@ -213,14 +243,7 @@ void ChromeJsonWriter::Add(const TraceEvent& e) {
       BusyCounter(e, "process", "CPUs", std::max(e.busy, 0.0));
       break;
     case EventType::kAllocations:
-      Open('C', e.tid, e.ts_ns);
-      Field("cat", "memory");
-      Field("name", "allocations");
-      buffer_ += ",\"args\":{\"bytes\":";
-      AppendInteger(buffer_, e.bytes);
-      Number("objects", e.objects);
-      buffer_ += '}';
-      Close();
+      AddAllocations(e);
       break;
   }
 }

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 #include "tracer/trace_formatter.h"
 
@@ -44,6 +45,26 @@ class ChromeJsonWriter final : public TraceFormatter {
   void BusyCounter(const TraceEvent& e, std::string_view category, std::string_view name,
                    double busy);
   void FlushIfLarge();
+
+  // Add() per kind of event. Defined in chrome_json_writer.cc, and always
+  // inlined: they run once per event, and compile into Add() as the one
+  // switch they were.
+  //
+  // Thread start or exit: an instant on the thread's track.
+  [[gnu::always_inline]] inline void AddThreadMarker(const TraceEvent& e);
+  // A region's begin or end, and again on its task's track if it has one.
+  [[gnu::always_inline]] inline void AddRegion(const TraceEvent& e);
+  // A task's begin or end on its own track (an async event).
+  [[gnu::always_inline]] inline void AddTask(const TraceEvent& e);
+  // A log message: an instant with the message and its task.
+  [[gnu::always_inline]] inline void AddLog(const TraceEvent& e);
+  // The begin or end of a timed loop or pause, named `name`.
+  [[gnu::always_inline]] inline void AddBenchmarkSpan(const TraceEvent& e, bool begin,
+                                                      std::string_view name);
+  // A benchmark run: a complete event with its duration and counts.
+  [[gnu::always_inline]] inline void AddRun(const TraceEvent& e);
+  // The allocation totals: a counter event.
+  [[gnu::always_inline]] inline void AddAllocations(const TraceEvent& e);
 
   const std::string path_;
   std::FILE* file_ = nullptr;

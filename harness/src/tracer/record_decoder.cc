@@ -73,124 +73,161 @@ void RecordDecoder::CloseSpanOn(ThreadState& thread, TraceEvent end) {
   thread.open.pop_back();
 }
 
+void RecordDecoder::RenameThread(ThreadState& thread, uint64_t rank, std::string_view name) {
+  if (rank >= thread.name_rank) {
+    thread.name.assign(name);
+    thread.name_rank = rank;
+  }
+}
+
+void RecordDecoder::DecodeSpanRecord(const Record& r, pid_t tid, ThreadState& thread) {
+  TraceEvent e;
+  e.tid = tid;
+  e.ts_ns = OrderedTime(thread, r.ticks);
+  switch (r.kind()) {
+    case RecordKind::kThreadStart:
+    case RecordKind::kThreadExit:
+      e.type =
+          r.kind() == RecordKind::kThreadStart ? EventType::kThreadStart : EventType::kThreadExit;
+      out_.Add(e);
+      break;
+    case RecordKind::kRegionBegin:
+      e.type = EventType::kRegionBegin;
+      e.name = NameOf(r.b);
+      e.task_id = r.a;
+      OpenSpanOn(thread, e, EventType::kRegionEnd);
+      break;
+    case RecordKind::kRegionEnd:
+      e.type = EventType::kRegionEnd;
+      e.name = NameOf(r.b);
+      e.task_id = r.a;
+      CloseSpanOn(thread, e);
+      break;
+    case RecordKind::kLoopBegin:
+      e.type = EventType::kLoopBegin;
+      OpenSpanOn(thread, e, EventType::kLoopEnd);
+      break;
+    case RecordKind::kLoopEnd:
+      e.type = EventType::kLoopEnd;
+      CloseSpanOn(thread, e);
+      break;
+    case RecordKind::kPauseBegin:
+      e.type = EventType::kPauseBegin;
+      OpenSpanOn(thread, e, EventType::kPauseEnd);
+      break;
+    case RecordKind::kPauseEnd:
+      e.type = EventType::kPauseEnd;
+      CloseSpanOn(thread, e);
+      break;
+    default:  // not a span record; Decode() does not pass one
+      break;
+  }
+}
+
+void RecordDecoder::DecodeTaskRecord(const Chunk& chunk, uint32_t at, pid_t tid,
+                                     ThreadState& thread) {
+  const Record& r = chunk.slots[at].record;
+  TraceEvent e;
+  e.tid = tid;
+  e.ts_ns = OrderedTime(thread, r.ticks);
+  e.name = NameOf(r.b);
+  e.task_id = r.a;
+  switch (r.kind()) {
+    case RecordKind::kTaskBegin:
+      e.type = EventType::kTaskBegin;
+      e.parent_id = r.payload() > 0 ? PayloadWord(chunk, at, 0) : 0;
+      // Another thread's chunk may already have ended it.
+      if (ended_before_begun_.erase(r.a) == 0) {
+        open_tasks_[r.a] = {reinterpret_cast<const char*>(r.b), tid};
+      }
+      break;
+    case RecordKind::kTaskEnd:
+      e.type = EventType::kTaskEnd;
+      if (open_tasks_.erase(r.a) == 0) ended_before_begun_.insert(r.a);
+      break;
+    case RecordKind::kLog:
+      e.type = EventType::kLog;
+      e.message = Payload(chunk, at, r.c());
+      break;
+    default:  // not a task record; Decode() does not pass one
+      return;
+  }
+  out_.Add(e);
+}
+
+void RecordDecoder::DecodeMeasurement(const Chunk& chunk, uint32_t at, pid_t tid) {
+  const Record& r = chunk.slots[at].record;
+  TraceEvent e;
+  e.tid = tid;
+  // Measurements are reported once their interval is complete: their time
+  // is not the thread's latest, so it is not ordered, only kept >= 0.
+  switch (r.kind()) {
+    case RecordKind::kRun:
+      e.type = EventType::kRun;
+      e.ts_ns = clock_.NanosSinceStart(r.ticks);
+      e.dur_ns = std::max<int64_t>(0, clock_.NanosSinceStart(r.a) - e.ts_ns);
+      e.name = NameOf(r.b);
+      e.threads = r.c();
+      e.iterations = PayloadWord(chunk, at, 0);
+      e.calls = PayloadWord(chunk, at, 1);
+      break;
+    case RecordKind::kCpuUsage:
+      e.type = EventType::kCpuUsage;
+      e.ts_ns = std::max<int64_t>(0, clock_.NanosSinceStart(r.ticks));
+      e.subject_tid = static_cast<pid_t>(r.a);
+      e.busy = std::bit_cast<double>(r.b);
+      e.name = Payload(chunk, at, r.c());
+      break;
+    case RecordKind::kProcessCpu:
+      e.type = EventType::kProcessCpu;
+      e.ts_ns = std::max<int64_t>(0, clock_.NanosSinceStart(r.ticks));
+      e.busy = std::bit_cast<double>(r.b);
+      break;
+    case RecordKind::kAllocations:
+      e.type = EventType::kAllocations;
+      e.ts_ns = std::max<int64_t>(0, clock_.NanosSinceStart(r.ticks));
+      e.bytes = r.a;
+      e.objects = r.b;
+      break;
+    default:  // not a measurement; Decode() does not pass one
+      return;
+  }
+  out_.Add(e);
+}
+
 void RecordDecoder::Decode(const Chunk& chunk, uint32_t from, uint32_t to) {
   const pid_t tid = chunk.header.tid;
   ThreadState& thread = threads_[tid];
   for (uint32_t at = from; at < to; at += 1 + chunk.slots[at].record.payload()) {
     const Record& r = chunk.slots[at].record;
     if (at + 1 + r.payload() > to) break;  // cannot happen: records are published whole
-    TraceEvent e;
-    e.tid = tid;
     switch (r.kind()) {
       case RecordKind::kInvalid:
         break;
-      case RecordKind::kThreadName: {
-        ThreadState& named = r.a == 0 ? thread : threads_[static_cast<pid_t>(r.a)];
-        if (r.b >= named.name_rank) {
-          named.name.assign(Payload(chunk, at, r.c()));
-          named.name_rank = r.b;
-        }
+      case RecordKind::kThreadName:
+        RenameThread(r.a == 0 ? thread : threads_[static_cast<pid_t>(r.a)], r.b,
+                     Payload(chunk, at, r.c()));
         break;
-      }
       case RecordKind::kThreadStart:
       case RecordKind::kThreadExit:
-        e.type =
-            r.kind() == RecordKind::kThreadStart ? EventType::kThreadStart : EventType::kThreadExit;
-        e.ts_ns = OrderedTime(thread, r.ticks);
-        out_.Add(e);
-        break;
       case RecordKind::kRegionBegin:
-        e.type = EventType::kRegionBegin;
-        e.ts_ns = OrderedTime(thread, r.ticks);
-        e.name = NameOf(r.b);
-        e.task_id = r.a;
-        OpenSpanOn(thread, e, EventType::kRegionEnd);
-        break;
       case RecordKind::kRegionEnd:
-        e.type = EventType::kRegionEnd;
-        e.ts_ns = OrderedTime(thread, r.ticks);
-        e.name = NameOf(r.b);
-        e.task_id = r.a;
-        CloseSpanOn(thread, e);
-        break;
       case RecordKind::kLoopBegin:
-        e.type = EventType::kLoopBegin;
-        e.ts_ns = OrderedTime(thread, r.ticks);
-        OpenSpanOn(thread, e, EventType::kLoopEnd);
-        break;
       case RecordKind::kLoopEnd:
-        e.type = EventType::kLoopEnd;
-        e.ts_ns = OrderedTime(thread, r.ticks);
-        CloseSpanOn(thread, e);
-        break;
       case RecordKind::kPauseBegin:
-        e.type = EventType::kPauseBegin;
-        e.ts_ns = OrderedTime(thread, r.ticks);
-        OpenSpanOn(thread, e, EventType::kPauseEnd);
-        break;
       case RecordKind::kPauseEnd:
-        e.type = EventType::kPauseEnd;
-        e.ts_ns = OrderedTime(thread, r.ticks);
-        CloseSpanOn(thread, e);
+        DecodeSpanRecord(r, tid, thread);
         break;
       case RecordKind::kTaskBegin:
-        e.type = EventType::kTaskBegin;
-        e.ts_ns = OrderedTime(thread, r.ticks);
-        e.name = NameOf(r.b);
-        e.task_id = r.a;
-        e.parent_id = r.payload() > 0 ? PayloadWord(chunk, at, 0) : 0;
-        // Another thread's chunk may already have ended it.
-        if (ended_before_begun_.erase(r.a) == 0) {
-          open_tasks_[r.a] = {reinterpret_cast<const char*>(r.b), tid};
-        }
-        out_.Add(e);
-        break;
       case RecordKind::kTaskEnd:
-        e.type = EventType::kTaskEnd;
-        e.ts_ns = OrderedTime(thread, r.ticks);
-        e.name = NameOf(r.b);
-        e.task_id = r.a;
-        if (open_tasks_.erase(r.a) == 0) ended_before_begun_.insert(r.a);
-        out_.Add(e);
-        break;
       case RecordKind::kLog:
-        e.type = EventType::kLog;
-        e.ts_ns = OrderedTime(thread, r.ticks);
-        e.name = NameOf(r.b);
-        e.task_id = r.a;
-        e.message = Payload(chunk, at, r.c());
-        out_.Add(e);
+        DecodeTaskRecord(chunk, at, tid, thread);
         break;
       case RecordKind::kRun:
-        e.type = EventType::kRun;
-        e.ts_ns = clock_.NanosSinceStart(r.ticks);
-        e.dur_ns = std::max<int64_t>(0, clock_.NanosSinceStart(r.a) - e.ts_ns);
-        e.name = NameOf(r.b);
-        e.threads = r.c();
-        e.iterations = PayloadWord(chunk, at, 0);
-        e.calls = PayloadWord(chunk, at, 1);
-        out_.Add(e);
-        break;
       case RecordKind::kCpuUsage:
-        e.type = EventType::kCpuUsage;
-        e.ts_ns = std::max<int64_t>(0, clock_.NanosSinceStart(r.ticks));
-        e.subject_tid = static_cast<pid_t>(r.a);
-        e.busy = std::bit_cast<double>(r.b);
-        e.name = Payload(chunk, at, r.c());
-        out_.Add(e);
-        break;
       case RecordKind::kProcessCpu:
-        e.type = EventType::kProcessCpu;
-        e.ts_ns = std::max<int64_t>(0, clock_.NanosSinceStart(r.ticks));
-        e.busy = std::bit_cast<double>(r.b);
-        out_.Add(e);
-        break;
       case RecordKind::kAllocations:
-        e.type = EventType::kAllocations;
-        e.ts_ns = std::max<int64_t>(0, clock_.NanosSinceStart(r.ticks));
-        e.bytes = r.a;
-        e.objects = r.b;
-        out_.Add(e);
+        DecodeMeasurement(chunk, at, tid);
         break;
     }
   }

@@ -27,6 +27,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tracer/trace_buffer.h"
@@ -68,9 +69,29 @@ class RecordDecoder {
     pid_t tid;
   };
 
+  // The thread's time for `ticks`: never before its previous event's.
   int64_t OrderedTime(ThreadState& thread, uint64_t ticks);
+  // Keeps `name` for `thread` unless it has a name of higher rank.
+  void RenameThread(ThreadState& thread, uint64_t rank, std::string_view name);
+  // Decode() per family of records. Defined in record_decoder.cc, and
+  // always inlined: they run once per record, and compile into Decode()'s
+  // loop as the one switch they were.
+  //
+  // Thread start and exit, and the begins and ends of regions, timed loops
+  // and pauses: the thread's own timeline, its spans kept well nested.
+  [[gnu::always_inline]] inline void DecodeSpanRecord(const Record& r, pid_t tid,
+                                                      ThreadState& thread);
+  // Task begins and ends (tracking which tasks are open) and log messages.
+  [[gnu::always_inline]] inline void DecodeTaskRecord(const Chunk& chunk, uint32_t at, pid_t tid,
+                                                      ThreadState& thread);
+  // Runs, CPU use and allocation totals: measurements over an interval.
+  [[gnu::always_inline]] inline void DecodeMeasurement(const Chunk& chunk, uint32_t at, pid_t tid);
+  // Opens a span on `thread` and passes `begin` on; `end_type` will close it.
   void OpenSpanOn(ThreadState& thread, const TraceEvent& begin, EventType end_type);
+  // Closes the innermost matching open span (and those inside it) at
+  // `end`'s time; counts `end` as unmatched if there is none.
   void CloseSpanOn(ThreadState& thread, TraceEvent end);
+  // Passes on the end of `span` at `ts`.
   void EmitEnd(const OpenSpan& span, pid_t tid, int64_t ts);
 
   const TraceClock& clock_;

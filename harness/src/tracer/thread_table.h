@@ -3,7 +3,7 @@
 // name, and what the CPU-usage sampler needs to read its CPU clock.
 //
 // HOT PATH: the owner thread reads `pos`, `limit` and `chunk` for every
-// event (see trace_recorder.cc). Other threads touch a slot only in cold
+// event (see event_emitter.h). Other threads touch a slot only in cold
 // paths: the recorder's Stop() forces `limit` to 0 and reads `published`;
 // the sampler reads identity, CPU clock and exit data and frees exited
 // slots; the writer reads `published` at the end.

@@ -4,7 +4,7 @@
 // event stream: Chrome trace-event JSON today (chrome_json_writer.h), a
 // Perfetto protobuf writer could implement the same interface.
 //
-// Guarantees of the stream (the decoder's job, event_decoder.h):
+// Guarantees of the stream (the decoder's job, record_decoder.h):
 //   * Begin() first, End() last, Add() between, all on one thread.
 //   * Per recording thread (`tid`), events of the span and instant types
 //     arrive in time order, and span ends always close the innermost open

@@ -1,13 +1,14 @@
 // The execution-trace recorder behind `--trace` and <benchprof/trace.h>.
 //
 // While a trace is recorded, every thread appends fixed-size records to a
-// chunk of its own (trace_buffer.h) without locks or allocation; a full
-// chunk goes to a background writer thread (trace_writer.h), which spools
-// it (trace_spool.h) and, once recording stops, decodes it (event_decoder.h)
-// and streams it through a TraceFormatter (e.g. chrome_json_writer.h) to
-// the file. A sampler thread (cpu_usage_sampler.h)
-// adds each thread's CPU use and the process's allocation totals. Memory is
-// a fixed pool of chunks: when none is free, events are dropped and counted.
+// chunk of its own (trace_buffer.h) without locks or allocation
+// (event_emitter.h); a full chunk goes to a background writer thread
+// (trace_writer.h), which spools it (trace_spool.h) and, once recording
+// stops, decodes it (record_decoder.h) and streams it through a
+// TraceFormatter (e.g. chrome_json_writer.h) to the file. A sampler thread
+// (cpu_usage_sampler.h) adds each thread's CPU use and the process's
+// allocation totals. Memory is a fixed pool of chunks: when none is free,
+// events are dropped and counted.
 //
 //   Status started = StartRecording(std::make_unique<ChromeJsonWriter>(path), options);
 //   ... benchmarks run; annotations and the session's events are recorded ...

@@ -20,7 +20,7 @@
 //      a gated metric present on one side only is inconclusive too.
 // Verdict: regression if any gated row regresses; else inconclusive if any
 // gated row is inconclusive or the two sides share no benchmark; else no
-// regression.
+// regression. (row_judgment.h applies rules 2 to 4 to one row.)
 //
 //   StatusOr<ResultSet> base = ReadResultFiles({"base.json"}), head = ...;
 //   CompareOptions options;                       // alpha 0.05, confidence 0.95
@@ -36,9 +36,9 @@
 #include <vector>
 
 #include "tools/compare/name_pattern.h"
-#include "tools/results/result_reader.h"
 #include "tools/compare/statistics.h"
 #include "tools/compare/thresholds.h"
+#include "tools/results/result_reader.h"
 
 namespace benchprof::compare {
 
@@ -121,7 +121,8 @@ struct Comparison {
 
 // Compares `head` against `base`. Never fails: problems with the data become
 // warnings and an inconclusive verdict.
-Comparison Compare(const results::ResultSet& base, const results::ResultSet& head, const CompareOptions& options);
+Comparison Compare(const results::ResultSet& base, const results::ResultSet& head,
+                   const CompareOptions& options);
 
 }  // namespace benchprof::compare
 

@@ -14,6 +14,9 @@
 // line. JSON carries every number at full precision (infinite interval
 // bounds as null) for scripts.
 //
+// Each format has its own file pair (text_report.h, markdown_report.h,
+// json_report.h); what text and Markdown both say is report_content.h.
+//
 //   std::string out = RenderComparison(comparison, OutputFormat::kMarkdown);
 //
 // Output depends only on the Comparison, so it is deterministic.

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <set>
+#include <utility>
 
 #include "tools/text_format.h"
 
@@ -104,6 +105,61 @@ std::string CountValue(double v) {
   return GoPrettyNumber(v);
 }
 
+using Config = std::vector<std::pair<std::string, std::string>>;
+
+// What a file's JSON context becomes: configuration lines, and the values
+// that change from run to run, for the '#' comment line.
+struct FileContext {
+  Config config;                 // in line order, without empty values
+  std::string volatile_context;  // " key=value" per value
+};
+
+FileContext ContextOf(const GbenchResults& results) {
+  FileContext context;
+  context.config = {{"pkg", ""},
+                    {"benchprof-host", ""},
+                    {"benchprof-num-cpus", ""},
+                    {"benchprof-library-build-type", ""}};
+  Config& config = context.config;
+  for (const auto& [key, value] : results.context) {
+    const std::string text = ConfigValue(ContextText(value));
+    if (key == "executable") {
+      config[0].second = text.empty() ? "" : BaseName(text);
+    } else if (key == "host_name") {
+      config[1].second = text;
+    } else if (key == "num_cpus") {
+      config[2].second = text;
+    } else if (key == "library_build_type") {
+      config[3].second = text;
+    } else if (key == "date" || key == "mhz_per_cpu" || key == "cpu_scaling_enabled" ||
+               key == "load_avg") {
+      context.volatile_context += " " + key + "=" + SpaceFree(text);
+    } else if (!IsLibraryContextKey(key) && value.is_string()) {
+      config.emplace_back(ConfigKey(key), text);
+    }
+  }
+  std::erase_if(config, [](const auto& kv) { return kv.second.empty(); });
+  return context;
+}
+
+// The configuration lines that turn `in_force` into `next`: deletions
+// first, then the keys that are new or have a new value.
+std::string ConfigChanges(const Config& in_force, const Config& next) {
+  std::string lines;
+  for (const auto& [key, value] : in_force) {
+    const bool kept =
+        std::any_of(next.begin(), next.end(), [&](const auto& kv) { return kv.first == key; });
+    if (!kept) lines += key + ":\n";  // an empty value deletes the key
+  }
+  for (const auto& [key, value] : next) {
+    const bool same = std::any_of(in_force.begin(), in_force.end(), [&](const auto& kv) {
+      return kv.first == key && kv.second == value;
+    });
+    if (!same) lines += key + ": " + value + "\n";
+  }
+  return lines;
+}
+
 }  // namespace
 
 std::string GoBenchmarkName(std::string_view run_name, int64_t threads) {
@@ -161,89 +217,59 @@ std::string GoPrettyNumber(double x) {
   return StringPrintf("%18.3e", x);
 }
 
-void GoTextWriter::Add(const std::string& path, const GbenchResults& results) {
-  // Configuration of this file, then the difference to what is in force.
-  std::vector<std::pair<std::string, std::string>> config = {{"pkg", ""},
-                                                             {"benchprof-host", ""},
-                                                             {"benchprof-num-cpus", ""},
-                                                             {"benchprof-library-build-type", ""}};
-  std::string volatile_context;
-  for (const auto& [key, value] : results.context) {
-    const std::string text = ConfigValue(ContextText(value));
-    if (key == "executable") {
-      config[0].second = text.empty() ? "" : BaseName(text);
-    } else if (key == "host_name") {
-      config[1].second = text;
-    } else if (key == "num_cpus") {
-      config[2].second = text;
-    } else if (key == "library_build_type") {
-      config[3].second = text;
-    } else if (key == "date" || key == "mhz_per_cpu" || key == "cpu_scaling_enabled" ||
-               key == "load_avg") {
-      volatile_context += " " + key + "=" + SpaceFree(text);
-    } else if (!IsLibraryContextKey(key) && value.is_string()) {
-      config.emplace_back(ConfigKey(key), text);
+GoTextWriter::ResultLine GoTextWriter::FormatRow(const std::string& path, const GbenchRow& row,
+                                                 std::set<std::string>& warned) {
+  ResultLine line;
+  line.name = GoBenchmarkName(row.run_name, row.threads);
+  const double iterations = std::max(0.0, std::round(row.iterations));
+  line.rest = StringPrintf("%8.0f", iterations) + "\t" + GoPrettyNumber(row.real_ns) + " ns/op";
+  std::vector<std::pair<std::string, double>> extras = {{"cpu-ns/op", row.cpu_ns}};
+  const double* bytes = nullptr;
+  const double* allocs = nullptr;
+  for (const auto& [counter, value] : row.counters) {
+    if (!std::isfinite(value)) {
+      if (warned.insert(row.run_name + "\n" + counter).second) {
+        warnings_.push_back(path + ": " + row.run_name + ": " + counter +
+                            " is not a finite number; left out");
+      }
+      continue;
+    }
+    if (counter == "B/op") {
+      bytes = &value;
+    } else if (counter == "allocs/op") {
+      allocs = &value;
+    } else if (!counter.empty()) {
+      extras.emplace_back(GoUnit(counter), value);
     }
   }
-  std::erase_if(config, [](const auto& kv) { return kv.second.empty(); });
-  for (const auto& [key, value] : config_) {
-    const bool kept =
-        std::any_of(config.begin(), config.end(), [&](const auto& kv) { return kv.first == key; });
-    if (!kept) body_ += key + ":\n";  // an empty value deletes the key
-  }
-  for (const auto& [key, value] : config) {
-    const bool same = std::any_of(config_.begin(), config_.end(), [&](const auto& kv) {
-      return kv.first == key && kv.second == value;
-    });
-    if (!same) body_ += key + ": " + value + "\n";
-  }
-  config_ = config;
-  if (!volatile_context.empty()) body_ += "# benchprof:" + volatile_context + "\n";
+  std::sort(extras.begin(), extras.end());
+  for (const auto& [unit, value] : extras) line.rest += "\t" + GoPrettyNumber(value) + " " + unit;
+  if (bytes != nullptr) line.rest += "\t" + CountValue(*bytes) + " B/op";
+  if (allocs != nullptr) line.rest += "\t" + CountValue(*allocs) + " allocs/op";
+  has_exact_units_ = has_exact_units_ || bytes != nullptr || allocs != nullptr;
+  return line;
+}
+
+void GoTextWriter::Add(const std::string& path, const GbenchResults& results) {
+  // Configuration of this file, then the difference to what is in force.
+  FileContext context = ContextOf(results);
+  body_ += ConfigChanges(config_, context.config);
+  config_ = std::move(context.config);
+  if (!context.volatile_context.empty()) body_ += "# benchprof:" + context.volatile_context + "\n";
 
   std::vector<std::string> notes;
   const std::vector<const GbenchRow*> rows = SampleRows(results, notes);
   for (const std::string& note : notes) warnings_.push_back(path + ": " + note);
 
-  struct Line {
-    std::string name;
-    std::string rest;
-  };
-  std::vector<Line> lines;
+  // Names padded to the longest, so the columns line up as in `go test`.
+  std::vector<ResultLine> lines;
   size_t width = 0;
   std::set<std::string> warned;
   for (const GbenchRow* row : rows) {
-    Line line;
-    line.name = GoBenchmarkName(row->run_name, row->threads);
-    width = std::max(width, line.name.size());
-    const double iterations = std::max(0.0, std::round(row->iterations));
-    line.rest = StringPrintf("%8.0f", iterations) + "\t" + GoPrettyNumber(row->real_ns) + " ns/op";
-    std::vector<std::pair<std::string, double>> extras = {{"cpu-ns/op", row->cpu_ns}};
-    const double* bytes = nullptr;
-    const double* allocs = nullptr;
-    for (const auto& [counter, value] : row->counters) {
-      if (!std::isfinite(value)) {
-        if (warned.insert(row->run_name + "\n" + counter).second) {
-          warnings_.push_back(path + ": " + row->run_name + ": " + counter +
-                              " is not a finite number; left out");
-        }
-        continue;
-      }
-      if (counter == "B/op") {
-        bytes = &value;
-      } else if (counter == "allocs/op") {
-        allocs = &value;
-      } else if (!counter.empty()) {
-        extras.emplace_back(GoUnit(counter), value);
-      }
-    }
-    std::sort(extras.begin(), extras.end());
-    for (const auto& [unit, value] : extras) line.rest += "\t" + GoPrettyNumber(value) + " " + unit;
-    if (bytes != nullptr) line.rest += "\t" + CountValue(*bytes) + " B/op";
-    if (allocs != nullptr) line.rest += "\t" + CountValue(*allocs) + " allocs/op";
-    has_exact_units_ = has_exact_units_ || bytes != nullptr || allocs != nullptr;
-    lines.push_back(std::move(line));
+    lines.push_back(FormatRow(path, *row, warned));
+    width = std::max(width, lines.back().name.size());
   }
-  for (const Line& line : lines) {
+  for (const ResultLine& line : lines) {
     body_ += line.name + std::string(width - line.name.size(), ' ') + "\t" + line.rest + "\n";
   }
 }

@@ -2,10 +2,10 @@
 // `go test -bench` output that benchstat and other Go tools read
 // (`benchprof convert --to=go`).
 //
-// Each raw repetition becomes one line:
+// Each raw repetition becomes one line, its fields separated by tabs and
+// padded as `go test` pads them:
 //
-//   BenchmarkBM_Foo/8-2   	  123456	       863.6 ns/op	       812.0 cpu-ns/op	      37 B/op
-//   2 allocs/op
+//   BenchmarkBM_Foo/8-2  123456  863.6 ns/op  812.0 cpu-ns/op  37 B/op  2 allocs/op
 //
 // Names: "Benchmark" + the run name with Google Benchmark's parts mapped to
 // benchfmt's: "threads:N" becomes the trailing "-N" (omitted for 1, as Go
@@ -37,6 +37,7 @@
 #define BENCHPROF_TOOLS_CONVERT_GO_FORMAT_WRITER_H_
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -81,6 +82,17 @@ class GoTextWriter {
   const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
+  // One result line before alignment: the name, and what follows it.
+  struct ResultLine {
+    std::string name;
+    std::string rest;
+  };
+
+  // The line for `row` of file `path`. Warns (once per run name and
+  // counter, as recorded in `warned`) about counters left out.
+  ResultLine FormatRow(const std::string& path, const results::GbenchRow& row,
+                       std::set<std::string>& warned);
+
   GoFormatOptions options_;
   std::string body_;
   std::vector<std::pair<std::string, std::string>> config_;  // in force

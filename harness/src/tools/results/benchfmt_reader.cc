@@ -3,6 +3,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace benchprof::results {
 namespace {
@@ -65,94 +69,128 @@ Status LineError(int line, const std::string& problem) {
   return Status::Error("line " + std::to_string(line) + ": " + problem);
 }
 
+// A result line split into `fields` (more than one): the name, the
+// iteration count, then (value, unit) pairs.
+StatusOr<GoBenchResult> ParseResultLine(const std::vector<std::string_view>& fields,
+                                        int line_number) {
+  GoBenchResult r;
+  r.line = line_number;
+  r.name.assign(fields[0].substr(9));
+  if (r.name.empty()) return LineError(line_number, "empty benchmark name");
+  if (!ParseInt(fields[1], r.iterations) || r.iterations < 0) {
+    return LineError(line_number, "iteration count \"" + std::string(fields[1]) +
+                                      "\" is not a non-negative integer");
+  }
+  if (fields.size() == 2) return LineError(line_number, "missing measurements");
+  for (size_t i = 2; i < fields.size(); i += 2) {
+    double v = 0;
+    if (!ParseFloat(fields[i], v)) {
+      return LineError(line_number,
+                       "measurement \"" + std::string(fields[i]) + "\" is not a number");
+    }
+    if (i + 1 >= fields.size()) {
+      return LineError(line_number, "missing unit after " + std::string(fields[i]));
+    }
+    r.values.emplace_back(std::string(fields[i + 1]), v);
+  }
+  return r;
+}
+
+// A `Unit <unit> key=value...` line: records better= and assume= in `units`.
+Status ParseUnitLine(std::string_view line, int line_number,
+                     std::map<std::string, GoUnitInfo>& units) {
+  const std::vector<std::string_view> fields = Fields(line);
+  if (fields.size() < 2) return LineError(line_number, "Unit line without a unit");
+  GoUnitInfo& info = units[std::string(fields[1])];
+  for (size_t i = 2; i < fields.size(); ++i) {
+    const size_t eq = fields[i].find('=');
+    if (eq == std::string_view::npos || eq == 0) {
+      return LineError(line_number,
+                       "Unit metadata \"" + std::string(fields[i]) + "\" is not key=value");
+    }
+    const std::string_view key = fields[i].substr(0, eq);
+    const std::string value(fields[i].substr(eq + 1));
+    if (key == "better") {
+      if (value != "higher" && value != "lower") {
+        return LineError(line_number, "better=" + value + ": expected higher or lower");
+      }
+      info.better = value;
+    } else if (key == "assume") {
+      if (value != "exact" && value != "nothing") {
+        return LineError(line_number, "assume=" + value + ": expected exact or nothing");
+      }
+      info.assume = value;
+    }
+    // Other keys are free-form in benchfmt; they do not affect comparison.
+  }
+  return Status();
+}
+
+// Applies `key: value` to the configuration in force: an empty value
+// deletes the key, a known key keeps its place.
+void SetConfig(std::vector<std::pair<std::string, std::string>>& config, const std::string& key,
+               const std::string& value) {
+  for (auto it = config.begin(); it != config.end(); ++it) {
+    if (it->first == key) {
+      if (value.empty()) {
+        config.erase(it);
+      } else {
+        it->second = value;
+      }
+      return;
+    }
+  }
+  if (!value.empty()) config.emplace_back(key, value);
+}
+
+// The lines of a text, numbered from 1, without their "\n" or "\r\n".
+class LineReader {
+ public:
+  explicit LineReader(std::string_view text) : text_(text) {}
+
+  // The next line, or false at the end of the text.
+  bool Next(std::string_view& line) {
+    if (pos_ >= text_.size()) return false;
+    size_t end = text_.find('\n', pos_);
+    if (end == std::string_view::npos) end = text_.size();
+    line = text_.substr(pos_, end - pos_);
+    pos_ = end + 1;
+    ++number_;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    return true;
+  }
+
+  // The number of the line Next() returned last.
+  int number() const { return number_; }
+
+ private:
+  std::string_view text_;
+  size_t pos_ = 0;
+  int number_ = 0;
+};
+
 }  // namespace
 
 StatusOr<GoBenchText> ParseGoBenchText(std::string_view text) {
   GoBenchText out;
   std::vector<std::pair<std::string, std::string>> config;  // in force now
   bool config_captured = false;
-  int line_number = 0;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-
+  LineReader lines(text);
+  for (std::string_view line; lines.Next(line);) {
     if (line.starts_with("Benchmark")) {
       const std::vector<std::string_view> fields = Fields(line);
       if (fields.size() == 1) continue;  // `go test -v` prints the name alone first
-      GoBenchResult r;
-      r.line = line_number;
-      r.name.assign(fields[0].substr(9));
-      if (r.name.empty()) return LineError(line_number, "empty benchmark name");
-      if (!ParseInt(fields[1], r.iterations) || r.iterations < 0) {
-        return LineError(line_number, "iteration count \"" + std::string(fields[1]) +
-                                          "\" is not a non-negative integer");
-      }
-      if (fields.size() == 2) return LineError(line_number, "missing measurements");
-      for (size_t i = 2; i < fields.size(); i += 2) {
-        double v = 0;
-        if (!ParseFloat(fields[i], v)) {
-          return LineError(line_number,
-                           "measurement \"" + std::string(fields[i]) + "\" is not a number");
-        }
-        if (i + 1 >= fields.size()) {
-          return LineError(line_number, "missing unit after " + std::string(fields[i]));
-        }
-        r.values.emplace_back(std::string(fields[i + 1]), v);
-      }
+      StatusOr<GoBenchResult> result = ParseResultLine(fields, lines.number());
+      if (!result.ok()) return result.status();
       if (!config_captured) {
         out.config = config;
         config_captured = true;
       }
-      out.results.push_back(std::move(r));
-      continue;
-    }
-    if (line.starts_with("Unit") && line.size() > 4 && IsSpace(line[4])) {
-      const std::vector<std::string_view> fields = Fields(line);
-      if (fields.size() < 2) return LineError(line_number, "Unit line without a unit");
-      GoUnitInfo& info = out.units[std::string(fields[1])];
-      for (size_t i = 2; i < fields.size(); ++i) {
-        const size_t eq = fields[i].find('=');
-        if (eq == std::string_view::npos || eq == 0) {
-          return LineError(line_number,
-                           "Unit metadata \"" + std::string(fields[i]) + "\" is not key=value");
-        }
-        const std::string_view key = fields[i].substr(0, eq);
-        const std::string value(fields[i].substr(eq + 1));
-        if (key == "better") {
-          if (value != "higher" && value != "lower") {
-            return LineError(line_number, "better=" + value + ": expected higher or lower");
-          }
-          info.better = value;
-        } else if (key == "assume") {
-          if (value != "exact" && value != "nothing") {
-            return LineError(line_number, "assume=" + value + ": expected exact or nothing");
-          }
-          info.assume = value;
-        }
-        // Other keys are free-form in benchfmt; they do not affect comparison.
-      }
-      continue;
-    }
-    std::string key, value;
-    if (ParseConfigLine(line, key, value)) {
-      bool found = false;
-      for (auto it = config.begin(); it != config.end(); ++it) {
-        if (it->first == key) {
-          found = true;
-          if (value.empty()) {
-            config.erase(it);
-          } else {
-            it->second = value;
-          }
-          break;
-        }
-      }
-      if (!found && !value.empty()) config.emplace_back(key, value);
+      out.results.push_back(std::move(result).value());
+    } else if (line.starts_with("Unit") && line.size() > 4 && IsSpace(line[4])) {
+      if (Status s = ParseUnitLine(line, lines.number(), out.units); !s.ok()) return s;
+    } else if (std::string key, value; ParseConfigLine(line, key, value)) {
+      SetConfig(config, key, value);
     }
   }
   return out;

@@ -1,0 +1,136 @@
+#include "tools/compare/json_report.h"
+
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "common/json_value.h"
+
+namespace benchprof::compare {
+
+using results::MetricKind;
+
+namespace {
+
+std::string OutcomeName(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kUnchanged:
+      return "unchanged";
+    case Outcome::kRegression:
+      return "regression";
+    case Outcome::kWithinThreshold:
+      return "within_threshold";
+    case Outcome::kImprovement:
+      return "improvement";
+    case Outcome::kInconclusive:
+      return "inconclusive";
+    case Outcome::kChanged:
+      return "changed";
+  }
+  return "?";
+}
+
+std::string RuleName(Rule rule) {
+  switch (rule) {
+    case Rule::kStatistical:
+      return "statistical";
+    case Rule::kExact:
+      return "exact";
+    case Rule::kMissing:
+      return "missing";
+  }
+  return "?";
+}
+
+std::string KindName(MetricKind kind) {
+  switch (kind) {
+    case MetricKind::kTime:
+      return "time";
+    case MetricKind::kExact:
+      return "exact";
+    case MetricKind::kCounter:
+      return "counter";
+  }
+  return "?";
+}
+
+// A number, or null when it is not finite (JSON has no infinity).
+json::Value Number(double v) {
+  return std::isfinite(v) ? json::Value::MakeNumber(v) : json::Value::MakeNull();
+}
+
+json::Value Strings(const std::vector<std::string>& list) {
+  json::Value::Array a;
+  for (const std::string& s : list) a.push_back(json::Value::MakeString(s));
+  return json::Value::MakeArray(std::move(a));
+}
+
+json::Value SummaryJson(const Summary& s) {
+  if (s.n == 0) return json::Value::MakeNull();
+  return json::Value::MakeObject({{"n", json::Value::MakeNumber(s.n)},
+                                  {"median", Number(s.median)},
+                                  {"lo", Number(s.lo)},
+                                  {"hi", Number(s.hi)},
+                                  {"confidence", Number(s.confidence)}});
+}
+
+json::Value RowJson(const Row& row) {
+  json::Value::Members m = {
+      {"benchmark", json::Value::MakeString(row.benchmark)},
+      {"metric", json::Value::MakeString(row.metric)},
+      {"unit", json::Value::MakeString(row.info.unit)},
+      {"kind", json::Value::MakeString(KindName(row.info.kind))},
+      {"higher_is_better", json::Value::MakeBool(row.info.higher_is_better)},
+      {"gated", json::Value::MakeBool(row.gated())},
+      {"threshold",
+       row.gated() ? json::Value::MakeString(row.threshold->ToString()) : json::Value::MakeNull()},
+      {"rule", json::Value::MakeString(RuleName(row.rule))},
+      {"base", SummaryJson(row.base)},
+      {"head", SummaryJson(row.head)},
+      {"delta", row.rule == Rule::kMissing ? json::Value::MakeNull() : Number(row.delta)},
+  };
+  if (row.rule == Rule::kStatistical) {
+    m.emplace_back("p", Number(row.p));
+    m.emplace_back("p_raw", Number(row.test.p));
+    m.emplace_back("u", Number(row.test.u));
+    m.emplace_back("p_exact", json::Value::MakeBool(row.test.exact));
+  }
+  m.emplace_back("significant", json::Value::MakeBool(row.significant));
+  m.emplace_back("outcome", json::Value::MakeString(OutcomeName(row.outcome)));
+  m.emplace_back("reason", json::Value::MakeString(row.reason));
+  return json::Value::MakeObject(std::move(m));
+}
+
+json::Value GeoMeanJson(const GeoMeanRow& g) {
+  return json::Value::MakeObject({{"metric", json::Value::MakeString(g.metric)},
+                                  {"base", g.valid ? Number(g.base) : json::Value::MakeNull()},
+                                  {"head", g.valid ? Number(g.head) : json::Value::MakeNull()},
+                                  {"delta", g.valid ? Number(g.delta) : json::Value::MakeNull()}});
+}
+
+}  // namespace
+
+std::string JsonReport(const Comparison& c) {
+  json::Value::Array rows;
+  for (const Row& row : c.rows) rows.push_back(RowJson(row));
+  json::Value::Array geomeans;
+  for (const GeoMeanRow& g : c.geomeans) geomeans.push_back(GeoMeanJson(g));
+  const json::Value doc = json::Value::MakeObject({
+      {"verdict", json::Value::MakeString(std::string(VerdictName(c.verdict)))},
+      {"exit_code", json::Value::MakeNumber(static_cast<int>(c.verdict))},
+      {"alpha", Number(c.alpha)},
+      {"confidence", Number(c.confidence)},
+      {"holm_tests", json::Value::MakeNumber(c.holm_tests)},
+      {"base_files", Strings(c.base_files)},
+      {"head_files", Strings(c.head_files)},
+      {"rows", json::Value::MakeArray(std::move(rows))},
+      {"geomeans", json::Value::MakeArray(std::move(geomeans))},
+      {"only_in_base", Strings(c.only_in_base)},
+      {"only_in_head", Strings(c.only_in_head)},
+      {"warnings", Strings(c.warnings)},
+      {"notes", Strings(c.verdict_notes)},
+  });
+  return json::Serialize(doc) + "\n";
+}
+
+}  // namespace benchprof::compare

@@ -1,0 +1,26 @@
+// The comparison report as GitHub-flavoured Markdown, for a pull-request
+// comment: a heading with the verdict, the files compared, one table per
+// metric (names as code spans, regressions in bold, columns empty
+// throughout left out), the legend, the findings, the warnings (at most
+// kMaxListedWarnings) and the verdict with its exit code. Names are code
+// spans that survive any content and other text is escaped, so a benchmark
+// name cannot break the table.
+//
+//   std::string comment = MarkdownReport(comparison);
+//
+// Thread-safety: thread-safe (a pure function of the Comparison).
+#ifndef BENCHPROF_TOOLS_COMPARE_MARKDOWN_REPORT_H_
+#define BENCHPROF_TOOLS_COMPARE_MARKDOWN_REPORT_H_
+
+#include <string>
+
+#include "tools/compare/comparison.h"
+
+namespace benchprof::compare {
+
+// The whole Markdown report, ending with a newline.
+std::string MarkdownReport(const Comparison& c);
+
+}  // namespace benchprof::compare
+
+#endif  // BENCHPROF_TOOLS_COMPARE_MARKDOWN_REPORT_H_

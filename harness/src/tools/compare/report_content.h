@@ -1,0 +1,79 @@
+// What the text and Markdown reports of a Comparison say, before either
+// lays it out: one table per metric (one row per benchmark, then the
+// geomean), the legend, the findings (regressions, inconclusive rows,
+// improvements, each with the reason its rule gave) and the warnings.
+//
+// Cells are plain text. Each table row says which of its cells a format may
+// mark up (the name in its first cell, the gate of a regression in its
+// last), so that Markdown can quote and embolden them while the text table
+// shows them as they are.
+//
+//   for (const MetricTable& table : MetricTables(comparison)) {
+//     for (const TableRow& row : table.rows) ... row.cells ...
+//   }
+//
+// Thread-safety: thread-safe (pure functions of the Comparison).
+#ifndef BENCHPROF_TOOLS_COMPARE_REPORT_CONTENT_H_
+#define BENCHPROF_TOOLS_COMPARE_REPORT_CONTENT_H_
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tools/compare/comparison.h"
+
+namespace benchprof::compare {
+
+// Warnings listed in text and Markdown at most (JSON has them all).
+inline constexpr size_t kMaxListedWarnings = 20;
+
+enum class Align { kLeft, kRight };
+
+struct TableRow {
+  std::vector<std::string> cells;
+  bool first_cell_is_name = false;  // a metric (header) or benchmark name
+  bool regression = false;          // the last cell is a regression's gate
+};
+
+// One metric's table: columns name, base, head, delta, statistics, gate.
+struct MetricTable {
+  std::vector<Align> align;    // per column
+  std::vector<TableRow> rows;  // rows[0] is the header
+};
+
+// One table per metric with rows, in display order. The gate column is
+// empty throughout when no row of the metric is gated.
+std::vector<MetricTable> MetricTables(const Comparison& c);
+
+// The files of one side: "a.json", "a.json, b.json" or
+// "a.json … z.json (26 files)".
+std::string FileList(const std::vector<std::string>& files);
+
+// Two lines (without line breaks) that say how to read the tables.
+std::vector<std::string> Legend(const Comparison& c);
+
+// The sections of findings, in report order: title and the outcome listed.
+inline constexpr std::pair<const char*, Outcome> kFindingSections[] = {
+    {"Regressions", Outcome::kRegression},
+    {"Inconclusive", Outcome::kInconclusive},
+    {"Improvements", Outcome::kImprovement}};
+
+// A gated row with a given outcome, and the reason its rule gave.
+struct Finding {
+  std::string benchmark, metric, reason;
+};
+
+// The gated rows whose outcome is `outcome`, in row order.
+std::vector<Finding> Findings(const Comparison& c, Outcome outcome);
+
+// The benchmarks on one side only (named, up to 10 per side), then the
+// comparison's warnings.
+std::vector<std::string> AllWarnings(const Comparison& c);
+
+// "regression (exit code 1)".
+std::string VerdictLine(const Comparison& c);
+
+}  // namespace benchprof::compare
+
+#endif  // BENCHPROF_TOOLS_COMPARE_REPORT_CONTENT_H_

@@ -1,0 +1,24 @@
+// The comparison report as aligned plain text, for terminals and CI logs:
+// the files compared, one table per metric with its columns padded to a
+// common width (by display width, so "±" and "µ" count as one), the legend,
+// the findings, the warnings (at most kMaxListedWarnings) and the verdict
+// with its exit code as the last line.
+//
+//   std::string out = TextReport(comparison);
+//
+// Thread-safety: thread-safe (a pure function of the Comparison).
+#ifndef BENCHPROF_TOOLS_COMPARE_TEXT_REPORT_H_
+#define BENCHPROF_TOOLS_COMPARE_TEXT_REPORT_H_
+
+#include <string>
+
+#include "tools/compare/comparison.h"
+
+namespace benchprof::compare {
+
+// The whole text report, ending with a newline.
+std::string TextReport(const Comparison& c);
+
+}  // namespace benchprof::compare
+
+#endif  // BENCHPROF_TOOLS_COMPARE_TEXT_REPORT_H_

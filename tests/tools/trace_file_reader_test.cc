@@ -31,11 +31,10 @@ struct Result {
   std::vector<Seen> events;
 };
 
-Result Read(std::string_view text, size_t chunk = kDefaultTraceChunkBytes, bool fast_path = true) {
+Result Read(std::string_view text, size_t chunk = kDefaultTraceChunkBytes) {
   Result r;
   TraceReadOptions options;
   options.chunk_bytes = chunk;
-  options.fast_path = fast_path;
   r.info = ReadTraceText(
       text, "t.json",
       [&r](const TraceEvent& e) {
@@ -49,11 +48,11 @@ Result Read(std::string_view text, size_t chunk = kDefaultTraceChunkBytes, bool 
 
 std::string ErrorOf(std::string_view text, size_t chunk = kDefaultTraceChunkBytes) {
   const Result r = Read(text, chunk);
-  // Both decoding paths must say the same.
-  const Result slow = Read(text, chunk, false);
-  EXPECT_EQ(r.info.ok(), slow.info.ok());
-  if (!r.info.ok() && !slow.info.ok()) {
-    EXPECT_EQ(r.info.status().message(), slow.info.status().message());
+  // Where the reads end must not matter: one byte at a time says the same.
+  const Result bytewise = Read(text, 1);
+  EXPECT_EQ(r.info.ok(), bytewise.info.ok()) << text.substr(0, 200);
+  if (!r.info.ok() && !bytewise.info.ok()) {
+    EXPECT_EQ(r.info.status().message(), bytewise.info.status().message()) << text.substr(0, 200);
   }
   return r.info.ok() ? "(no error)" : r.info.status().message();
 }
@@ -255,16 +254,88 @@ TEST(TraceEventReaderTest, MalformedFilesGetOneLineNamingTheProblem) {
 }
 
 TEST(TraceEventReaderTest, BracketMismatchAndDeepNestingAreReportedWhereTheyAre) {
-  // The splitter stops at the mismatched '}' instead of swallowing the
-  // rest of the file looking for a ']'.
+  // A mismatched '}' is reported where it is, not after the rest of the
+  // file was swallowed looking for a ']'.
   EXPECT_EQ(
       ErrorOf("{\"traceEvents\":[{\"ph\":\"B\",\"ts\":1,\"args\":{\"a\":[1}}, {\"ph\":\"E\"}]}"),
       "t.json: line 1, column 48: expected ',' or ']' after an array element");
+  // The cap is on the whole document: the top-level object, the events
+  // array, the event and "args" are 4 of the 256 levels, so the 253rd '['
+  // (column 45 + 253) is one too many.
   std::string deep = "{\"traceEvents\":[{\"ph\":\"B\",\"ts\":1,\"args\":{\"a\":";
   deep += std::string(300, '[') + std::string(300, ']') + "}}]}";
-  EXPECT_EQ(ErrorOf(deep), "t.json: line 1, column 300: nesting deeper than 256");
+  EXPECT_EQ(ErrorOf(deep), "t.json: line 1, column 298: nesting deeper than 256");
   EXPECT_EQ(ErrorOf("{\"traceEvents\":[{\"ph\":\"B\\x\",\"ts\":1}]}"),
             "t.json: line 1, column 25: invalid escape");
+}
+
+TEST(TraceEventReaderTest, ErrorsBetweenEventsAreWordedForATrace) {
+  // Whatever the element is, if it is not an object it is not an event,
+  // even when it is cut off or is not JSON.
+  for (const char* element : {"x", "-", "\"ab", "tru", "1e", "[1]", ",", "\"a\\q\""}) {
+    const std::string text = std::string("{\"traceEvents\":[{\"ph\":\"i\",\"ts\":1},\n ") + element;
+    EXPECT_EQ(ErrorOf(text), "t.json: line 2, column 2: expected an event object") << text;
+  }
+  EXPECT_EQ(ErrorOf("[{\"ph\":\"i\",\"ts\":1}\n {\"ph\":\"i\",\"ts\":2}]"),
+            "t.json: line 2, column 2: expected ',' or ']' after an event");
+  EXPECT_EQ(ErrorOf(std::string("[{\"ph\":\"i\",\"ts\":1}\0]", 20)),
+            "t.json: line 1, column 19: NUL byte (binary data)");
+  EXPECT_EQ(ErrorOf(std::string("{\"traceEvents\":[]}\n\0", 21)),
+            "t.json: line 2, column 1: NUL byte (binary data)");
+  // Inside an event or "otherData" the JSON wording stands.
+  EXPECT_EQ(ErrorOf(std::string("[{\"ph\":\"i\0\"}]", 13)),
+            "t.json: line 1, column 10: NUL byte in input");
+  EXPECT_EQ(ErrorOf("[{\"ph\":\"i\",\"ts\":1}] ]"),
+            "t.json: line 1, column 21: trailing characters after the trace");
+}
+
+TEST(TraceEventReaderTest, TheWholeFileMustBeJson) {
+  // Members nobody reads are checked too, and a file cut inside one after
+  // the events is still a truncated trace.
+  EXPECT_EQ(ErrorOf("{\"traceEvents\":[],\"metadata\":{\"a\":[1,]}}"),
+            "t.json: line 1, column 38: expected a value");
+  EXPECT_EQ(ErrorOf("{\"traceEvents\":[],\"otherData\":{\"a\" 1}}"),
+            "t.json: line 1, column 36: expected ':' after an object key");
+  const Result cut = Read("{\"traceEvents\":[{\"ph\":\"i\",\"ts\":1}],\"metadata\":{\"a\":[1,");
+  ASSERT_TRUE(cut.info.ok()) << cut.info.status().message();
+  EXPECT_TRUE(cut.info->truncated);
+  EXPECT_EQ(cut.events.size(), 1u);
+  // A syntax error before the cut is an error, not a truncation: the reader
+  // never delivers an event it has not checked.
+  const Result bad_then_cut = Read("[{\"ph\":\"i\",\"ts\":1},\n{\"ph\":i\"");
+  ASSERT_FALSE(bad_then_cut.info.ok());
+  EXPECT_EQ(bad_then_cut.info.status().message(), "t.json: line 2, column 7: expected a value");
+  EXPECT_EQ(bad_then_cut.events.size(), 1u);
+  // More whitespace than the reader looks at before parsing is still empty.
+  EXPECT_EQ(ErrorOf(std::string(2000, ' ')), "t.json: empty file");
+}
+
+TEST(TraceEventReaderTest, LargeValuesAreErrorsNotUnboundedBuffers) {
+  // The bound is checked before each read, so a value passes it by up to a
+  // chunk before it is refused.
+  const std::string big(kMaxTraceEventBytes + (size_t{2} << 20), 'x');
+  const auto error_of = [](const std::string& text) {
+    const Result r = Read(text);
+    return r.info.ok() ? "(no error)" : r.info.status().message();
+  };
+  EXPECT_EQ(error_of("{\"traceEvents\":[\n{\"ph\":\"i\",\"ts\":1,\"name\":\"" + big + "\"}]}"),
+            "t.json: line 2: event larger than 64 MiB (a string without its closing quote?)");
+  EXPECT_EQ(error_of("{\"otherData\":{\"a\":\"" + big + "\"},\"traceEvents\":[]}"),
+            "t.json: line 1, column 14: \"otherData\" larger than 64 MiB");
+  EXPECT_EQ(error_of("{\"" + big + "\":1,\"traceEvents\":[]}"),
+            "t.json: line 1, column 2: object key larger than 64 MiB");
+  // Many events of any total size are fine: only one is held at a time.
+  std::string many = "[";
+  const std::string event = "{\"ph\":\"i\",\"ts\":1,\"name\":\"" + std::string(1000, 'n') + "\"},";
+  while (many.size() < 3 * (size_t{1} << 20)) many += event;
+  TraceReadOptions options;
+  options.chunk_bytes = 4096;
+  uint64_t events = 0;
+  const StatusOr<TraceFileInfo> info = ReadTraceText(
+      many, "t.json", [&events](const TraceEvent&) { ++events; }, options);
+  ASSERT_TRUE(info.ok()) << info.status().message();
+  EXPECT_EQ(info->events, events);
+  EXPECT_GT(events, 3000u);
 }
 
 TEST(TraceEventReaderTest, ByteOrderMarkAndEscapedKeys) {

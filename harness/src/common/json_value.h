@@ -8,7 +8,9 @@
 // recursion (nesting is capped at kMaxDepth). It is strict RFC 8259 plus the
 // bare number tokens NaN, Infinity and -Infinity, which Google Benchmark 1.7.1
 // writes for NaN and infinite counters (e.g. the "_cv" row of a counter that
-// was always zero).
+// was always zero). It is the project's one JSON reader, json::Tokenizer
+// (json_tokenizer.h), building a Value (json_document.h, which also reads a
+// file without loading it whole first: ParseFile).
 //
 //   // In namespace benchprof:
 //   StatusOr<json::Value> doc = json::Parse(text);
@@ -39,9 +41,10 @@
 
 namespace benchprof::json {
 
-// The deepest nesting of arrays and objects Parse() accepts. It bounds the
-// parser's recursion, and with it the recursion of ~Value, operator== and
-// Serialize() on parsed documents; Google Benchmark output nests 3 deep.
+// The deepest nesting of arrays and objects the tokenizer, and so Parse(),
+// accepts. It bounds the document builder's recursion, and with it the
+// recursion of ~Value, operator== and Serialize() on parsed documents;
+// Google Benchmark output nests 3 deep.
 inline constexpr int kMaxDepth = 256;
 
 // The six JSON types. kind() relies on their order matching Value's storage.
@@ -149,6 +152,8 @@ class Value {
 // "nesting deeper than 256". Errors point at the offending byte, except that
 // an invalid literal, number or escape is reported at its first byte (for an
 // escape, the backslash) and "empty input" at line 1, column 1.
+//
+// Defined in json_document.cc, on the tokenizer.
 StatusOr<Value> Parse(std::string_view text);
 
 // Appends `s` to `out` as a JSON string literal, quotes included. Escapes '"',

@@ -75,14 +75,9 @@ Status OptionalNumber(const json::Value& row, std::string_view key, const std::s
   return Status();
 }
 
-StatusOr<GbenchRow> ParseRow(const json::Value& value, size_t index) {
-  GbenchRow row;
-  row.index = index;
-  std::string where = RowContext(index, "");
-  if (!value.is_object()) {
-    return Status::Error(where + ": expected an object, found " +
-                         std::string(json::KindName(value.kind())));
-  }
+// The row's identity: its name (required), run name, run type, aggregate
+// name, error state and label. Sets `where` to the row's context.
+Status ReadIdentity(const json::Value& value, size_t index, GbenchRow& row, std::string& where) {
   const json::Value* name = value.Find("name");
   if (name == nullptr) return Status::Error(where + ": no \"name\"");
   if (!name->is_string()) return WrongKind(where, "name", *name, "a string");
@@ -109,21 +104,28 @@ StatusOr<GbenchRow> ParseRow(const json::Value& value, size_t index) {
     row.error = e->as_bool();
   }
   if (s = OptionalString(value, "error_message", where, row.error_message); !s.ok()) return s;
-  if (s = OptionalString(value, "label", where, row.label); !s.ok()) return s;
+  return OptionalString(value, "label", where, row.label);
+}
 
-  if (s = OptionalNumber(value, "iterations", where, row.iterations); !s.ok()) return s;
+// The iteration and thread counts.
+Status ReadCounts(const json::Value& value, const std::string& where, GbenchRow& row) {
+  if (Status s = OptionalNumber(value, "iterations", where, row.iterations); !s.ok()) return s;
   if (!row.error && (!std::isfinite(row.iterations) || row.iterations < 0)) {
     return Status::Error(where + ": \"iterations\" must be a finite number >= 0");
   }
   double threads = 1;
-  if (s = OptionalNumber(value, "threads", where, threads); !s.ok()) return s;
+  if (Status s = OptionalNumber(value, "threads", where, threads); !s.ok()) return s;
   if (!(threads >= 1 && threads <= 1e9) || threads != std::floor(threads)) {
     return Status::Error(where + ": \"threads\" must be a positive integer");
   }
   row.threads = static_cast<int64_t>(threads);
+  return Status();
+}
 
+// real_time and cpu_time, in nanoseconds.
+Status ReadTimes(const json::Value& value, const std::string& where, GbenchRow& row) {
   std::string time_unit = "ns";
-  if (s = OptionalString(value, "time_unit", where, time_unit); !s.ok()) return s;
+  if (Status s = OptionalString(value, "time_unit", where, time_unit); !s.ok()) return s;
   const double scale = NanosecondsPerUnit(time_unit);
   if (scale == 0) {
     return Status::Error(where + ": unknown \"time_unit\" \"" + time_unit +
@@ -131,8 +133,8 @@ StatusOr<GbenchRow> ParseRow(const json::Value& value, size_t index) {
   }
   bool has_real = false, has_cpu = false;
   double real = 0, cpu = 0;
-  if (s = OptionalNumber(value, "real_time", where, real, &has_real); !s.ok()) return s;
-  if (s = OptionalNumber(value, "cpu_time", where, cpu, &has_cpu); !s.ok()) return s;
+  if (Status s = OptionalNumber(value, "real_time", where, real, &has_real); !s.ok()) return s;
+  if (Status s = OptionalNumber(value, "cpu_time", where, cpu, &has_cpu); !s.ok()) return s;
   if (has_real != has_cpu) {
     return Status::Error(where + ": has \"" + (has_real ? "real_time" : "cpu_time") +
                          "\" but no \"" + (has_real ? "cpu_time" : "real_time") + "\"");
@@ -154,7 +156,11 @@ StatusOr<GbenchRow> ParseRow(const json::Value& value, size_t index) {
   } else if (!row.aggregate && !row.error) {
     return Status::Error(where + ": no \"real_time\" and \"cpu_time\"");
   }
+  return Status();
+}
 
+// Every other numeric member is a user counter.
+void ReadCounters(const json::Value& value, GbenchRow& row) {
   for (const auto& [key, member] : value.members()) {
     if (!member.is_number() || IsRowField(key)) continue;
     // Duplicate keys: Find() semantics (the last one wins) for counters too.
@@ -167,6 +173,20 @@ StatusOr<GbenchRow> ParseRow(const json::Value& value, size_t index) {
     }
     if (!replaced) row.counters.emplace_back(key, member.as_number());
   }
+}
+
+StatusOr<GbenchRow> ParseRow(const json::Value& value, size_t index) {
+  GbenchRow row;
+  row.index = index;
+  std::string where = RowContext(index, "");
+  if (!value.is_object()) {
+    return Status::Error(where + ": expected an object, found " +
+                         std::string(json::KindName(value.kind())));
+  }
+  if (Status s = ReadIdentity(value, index, row, where); !s.ok()) return s;
+  if (Status s = ReadCounts(value, where, row); !s.ok()) return s;
+  if (Status s = ReadTimes(value, where, row); !s.ok()) return s;
+  ReadCounters(value, row);
   return row;
 }
 
@@ -242,21 +262,19 @@ std::vector<const GbenchRow*> SampleRows(const GbenchResults& results,
   return samples;
 }
 
-StatusOr<GbenchResults> ParseGbenchJson(std::string_view text) {
-  StatusOr<json::Value> doc = json::Parse(text);
-  if (!doc.ok()) return doc.status();
-  if (!doc->is_object()) {
+StatusOr<GbenchResults> GbenchResultsFromDocument(const json::Value& doc) {
+  if (!doc.is_object()) {
     return Status::Error("not Google Benchmark JSON: the document is " +
-                         std::string(doc->is_array() || doc->is_object() ? "an " : "a ") +
-                         std::string(json::KindName(doc->kind())) + ", expected an object");
+                         std::string(doc.is_array() || doc.is_object() ? "an " : "a ") +
+                         std::string(json::KindName(doc.kind())) + ", expected an object");
   }
-  const json::Value* rows = doc->Find("benchmarks");
+  const json::Value* rows = doc.Find("benchmarks");
   if (rows == nullptr) return Status::Error("not Google Benchmark JSON: no \"benchmarks\" array");
   if (!rows->is_array()) {
     return WrongKind("not Google Benchmark JSON", "benchmarks", *rows, "an array");
   }
   GbenchResults results;
-  if (const json::Value* context = doc->Find("context"); context != nullptr) {
+  if (const json::Value* context = doc.Find("context"); context != nullptr) {
     if (!context->is_object()) return WrongKind("top level", "context", *context, "an object");
     results.context = context->members();
   }
@@ -267,6 +285,12 @@ StatusOr<GbenchResults> ParseGbenchJson(std::string_view text) {
     results.rows.push_back(std::move(*row));
   }
   return results;
+}
+
+StatusOr<GbenchResults> ParseGbenchJson(std::string_view text) {
+  StatusOr<json::Value> doc = json::Parse(text);
+  if (!doc.ok()) return doc.status();
+  return GbenchResultsFromDocument(*doc);
 }
 
 }  // namespace benchprof::results

@@ -67,6 +67,10 @@ struct GbenchResults {
 // are kept with error set and their times unchecked.
 StatusOr<GbenchResults> ParseGbenchJson(std::string_view text);
 
+// ParseGbenchJson's checks on a document already parsed (a file streamed
+// into its document with json::ReadDocument, so its text is never held).
+StatusOr<GbenchResults> GbenchResultsFromDocument(const json::Value& doc);
+
 // The rows that are samples of a benchmark's time and counters: every
 // successful raw repetition, and for a benchmark with no raw repetition at
 // all (a file written with --benchmark_report_aggregates_only) its median

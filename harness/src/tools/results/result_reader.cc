@@ -1,21 +1,23 @@
 #include "tools/results/result_reader.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
+#include <limits>
 #include <set>
+#include <utility>
 
+#include "common/json_byte_source.h"
+#include "common/json_document.h"
+#include "common/json_tokenizer.h"
 #include "common/json_value.h"
 #include "tools/results/benchfmt_reader.h"
 #include "tools/results/gbench_json.h"
 
 namespace benchprof::results {
 namespace {
+
+// How much of a result file is looked at to tell JSON from Go text.
+constexpr size_t kSniffBytes = 4096;
 
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -77,10 +79,7 @@ std::string ContextText(const json::Value& v) {
   return json::Serialize(v);
 }
 
-Status AddGbench(const std::string& path, std::string_view contents, ResultSet& set) {
-  StatusOr<GbenchResults> parsed = ParseGbenchJson(contents);
-  if (!parsed.ok()) return parsed.status();
-  const GbenchResults& results = *parsed;
+Status AddGbench(const std::string& path, const GbenchResults& results, ResultSet& set) {
   if (results.rows.empty()) return Status::Error("no benchmark results (\"benchmarks\" is empty)");
 
   for (const auto& [key, value] : results.context) {
@@ -151,6 +150,72 @@ Status AddGoText(const std::string& path, std::string_view contents, ResultSet& 
   return Status();
 }
 
+// Fails if `format` is not that of the files already in `set`.
+Status CheckSameFormat(const std::string& path, InputFormat format, const ResultSet& set) {
+  if (set.format == InputFormat::kUnknown || set.format == format) return Status();
+  return Status::Error(path + ": is " + std::string(FormatName(format)) + " but " +
+                       set.files.front() + " is " + std::string(FormatName(set.format)) +
+                       "; convert JSON with `benchprof convert --to=go` to mix them");
+}
+
+void RecordFile(const std::string& path, InputFormat format, ResultSet& set) {
+  set.format = format;
+  set.files.push_back(path);
+}
+
+// The rest of `source`, whole.
+StatusOr<std::string> ReadAll(const json::ByteSource& source) {
+  std::string contents;
+  char buffer[1 << 16];
+  for (;;) {
+    StatusOr<size_t> n = source(buffer, sizeof buffer);
+    if (!n.ok()) return n.status();
+    if (*n == 0) return contents;
+    contents.append(buffer, *n);
+  }
+}
+
+// A Google Benchmark JSON file, streamed into its document: memory is the
+// document, not the file's text as well.
+Status AddGbenchFile(const std::string& path, json::ByteSource source, ResultSet& set) {
+  if (Status s = CheckSameFormat(path, InputFormat::kGoogleBenchmarkJson, set); !s.ok()) return s;
+  json::TokenizerOptions options;
+  options.max_buffered_bytes = std::numeric_limits<size_t>::max();  // the document is held anyway
+  json::Tokenizer tokens(std::move(source), options);
+  StatusOr<GbenchResults> results = Status::Error("not read");
+  {
+    StatusOr<json::Value> doc = json::ReadDocument(tokens);
+    if (!doc.ok() && tokens.failure() == json::Failure::kNulByte) {
+      return Status::Error(path + ": binary file (NUL byte at offset " +
+                           std::to_string(tokens.error_offset()) +
+                           "), expected Google Benchmark JSON or Go benchmark text");
+    }
+    results = doc.ok() ? GbenchResultsFromDocument(*doc) : StatusOr<GbenchResults>(doc.status());
+  }
+  if (!results.ok()) return results.status().WithContext(path);
+  if (Status s = AddGbench(path, *results, set); !s.ok()) return s.WithContext(path);
+  RecordFile(path, InputFormat::kGoogleBenchmarkJson, set);
+  return Status();
+}
+
+// One result file: JSON is streamed; Go text (or what is neither) is read
+// whole, as AddResultText needs it.
+Status AddResultFile(const std::string& path, ResultSet& set) {
+  StatusOr<json::ByteSource> file = json::OpenFileSource(path);
+  if (!file.ok()) return file.status().WithContext(path);
+  StatusOr<json::PeekedSource> peeked = json::Peek(std::move(*file), kSniffBytes);
+  if (!peeked.ok()) return peeked.status().WithContext(path);
+  const std::string_view head = peeked->head;
+  const size_t first = head.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && head[first] == '{' &&
+      head.find('\0') == std::string_view::npos) {
+    return AddGbenchFile(path, std::move(peeked->source), set);
+  }
+  StatusOr<std::string> contents = ReadAll(peeked->source);
+  if (!contents.ok()) return contents.status().WithContext(path);
+  return AddResultText(path, *contents, set);
+}
+
 }  // namespace
 
 const std::vector<double>* BenchmarkSamples::Find(std::string_view metric) const {
@@ -186,50 +251,31 @@ Status AddResultText(const std::string& path, std::string_view contents, ResultS
   if (first == std::string_view::npos) return Status::Error(path + ": empty file");
   const InputFormat format =
       contents[first] == '{' ? InputFormat::kGoogleBenchmarkJson : InputFormat::kGoText;
-  if (set.format != InputFormat::kUnknown && set.format != format) {
-    return Status::Error(path + ": is " + std::string(FormatName(format)) + " but " +
-                         set.files.front() + " is " + std::string(FormatName(set.format)) +
-                         "; convert JSON with `benchprof convert --to=go` to mix them");
+  if (Status s = CheckSameFormat(path, format, set); !s.ok()) return s;
+  Status s;
+  if (format == InputFormat::kGoogleBenchmarkJson) {
+    StatusOr<GbenchResults> results = ParseGbenchJson(contents);
+    s = results.ok() ? AddGbench(path, *results, set) : results.status();
+  } else {
+    s = AddGoText(path, contents, set);
   }
-  const Status s = format == InputFormat::kGoogleBenchmarkJson ? AddGbench(path, contents, set)
-                                                               : AddGoText(path, contents, set);
   if (!s.ok()) return s.WithContext(path);
-  set.format = format;
-  set.files.push_back(path);
+  RecordFile(path, format, set);
   return Status();
 }
 
 StatusOr<std::string> ReadWholeFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::Error(path + ": cannot open: " + std::strerror(errno));
-  struct stat st;
-  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    return Status::Error(path + ": is a directory");
-  }
-  std::string contents;
-  char buffer[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int saved = errno;
-      ::close(fd);
-      return Status::Error(path + ": cannot read: " + std::strerror(saved));
-    }
-    if (n == 0) break;
-    contents.append(buffer, static_cast<size_t>(n));
-  }
-  ::close(fd);
+  StatusOr<json::ByteSource> file = json::OpenFileSource(path);
+  if (!file.ok()) return file.status().WithContext(path);
+  StatusOr<std::string> contents = ReadAll(*file);
+  if (!contents.ok()) return contents.status().WithContext(path);
   return contents;
 }
 
 StatusOr<ResultSet> ReadResultFiles(const std::vector<std::string>& paths) {
   ResultSet set;
   for (const std::string& path : paths) {
-    StatusOr<std::string> contents = ReadWholeFile(path);
-    if (!contents.ok()) return contents.status();
-    if (Status s = AddResultText(path, *contents, set); !s.ok()) return s;
+    if (Status s = AddResultFile(path, set); !s.ok()) return s;
   }
   return set;
 }

@@ -1,91 +1,70 @@
 #include "tools/trace_summary/trace_file_reader.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <algorithm>
-#include <cerrno>
-#include <charconv>
-#include <cstring>
-#include <memory>
+#include <optional>
 #include <utility>
+
+#include "common/json_byte_source.h"
+#include "common/json_document.h"
+#include "common/json_tokenizer.h"
+#include "tools/trace_summary/trace_event_parser.h"
 
 namespace benchprof::trace_summary {
 namespace {
 
-constexpr size_t kNone = static_cast<size_t>(-1);
+using json::Failure;
+using json::Token;
 
-// Fills `dst` with up to `capacity` bytes; 0 means the end of the input.
-using ReadFn = std::function<StatusOr<size_t>(char* dst, size_t capacity)>;
+constexpr std::string_view kNotATrace =
+    "not a trace: expected a JSON object with a \"traceEvents\" array, or an array of events";
+constexpr std::string_view kBinaryData = "NUL byte (binary data)";
+// Two of the tokenizer's problems (json_value.h lists them) that the reader
+// words its own way, because it knows the array holds events and the value
+// is a trace.
+constexpr std::string_view kAfterArrayElement = "expected ',' or ']' after an array element";
+constexpr std::string_view kAfterJsonValue = "trailing characters after the JSON value";
 
-// An open file descriptor, closed on destruction.
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  ~FileDescriptor() {
-    if (fd_ >= 0) ::close(fd_);
+// How much of the file is looked at before parsing.
+constexpr size_t kSniffBytes = 512;
+
+// A file that is not JSON at all gets a better message than "expected a
+// value": says what it seems to be, from its first bytes; "" if it may be a
+// trace.
+std::string_view Sniff(const json::PeekedSource& peeked) {
+  std::string_view head = peeked.head;
+  if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
+  const size_t first = head.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return peeked.ended ? "empty file" : "";
+  const auto c = static_cast<unsigned char>(head[first]);
+  if (c == '{' || c == '[') return "";
+  if (c == 0x1f && first + 1 < head.size() && static_cast<unsigned char>(head[first + 1]) == 0x8b) {
+    return "not a trace: gzip-compressed (decompress it first)";
   }
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
-// "an object", "a string", ... for the JSON value whose first byte is `c`,
-// so that a wrong "traceEvents" can be named without parsing it.
-const char* KindOfValueStartingWith(int c) {
-  switch (c) {
-    case '{':
-      return "an object";
-    case '[':
-      return "an array";
-    case '"':
-      return "a string";
-    case 't':
-    case 'f':
-      return "a bool";
-    case 'n':
-      return "null";
-    default:
-      return "a number";
+  if (head.find('\0') != std::string_view::npos || c < 0x20 || c == 0x7f) {
+    return "not a trace: binary file";
   }
+  return kNotATrace;
 }
 
-// The bytes the bracket matcher must look at; everything else is skipped
-// with one table load and one well-predicted branch.
-struct ByteClasses {
-  bool special[256] = {};
-  constexpr ByteClasses() {
-    for (const unsigned char c : {'"', '\\', '{', '}', '[', ']', '\n'}) special[c] = true;
-  }
-};
-constexpr ByteClasses kByteClasses;
-
-// The streaming splitter: a small hand-written scanner for the structure
-// around the events (top-level object or array, commas, keys) and a
-// string-aware bracket matcher that finds where each event ends. Only the
-// events (and "otherData") are parsed, each on its own.
-class Splitter {
+// One read of one trace: walks the structure around the events (the
+// top-level object or array), hands each event to the parser and then to
+// the sink, and turns the tokenizer's failures into the trace's messages.
+class TraceReader {
  public:
-  Splitter(std::string name, ReadFn read, const TraceReadOptions& options,
-           const TraceEventSink& sink)
-      : name_(std::move(name)),
-        read_(std::move(read)),
-        chunk_(std::max<size_t>(options.chunk_bytes, 1)),
-        sink_(sink),
-        decoder_(options.fast_path) {}
+  TraceReader(const std::string& name, const TraceEventSink& sink) : name_(name), sink_(sink) {}
 
-  StatusOr<TraceFileInfo> Run() {
-    const Status s = Parse();
-    // A read error ends the input early; report it rather than whatever the
-    // early end looked like.
-    if (!read_error_.ok()) return read_error_;
-    if (!s.ok()) return s;
-    info_.bytes = base_ + size_;
-    info_.slow_decodes = decoder_.slow_decodes();
+  StatusOr<TraceFileInfo> Run(json::ByteSource source, size_t chunk_bytes) {
+    StatusOr<json::PeekedSource> peeked = json::Peek(std::move(source), kSniffBytes);
+    if (!peeked.ok()) return peeked.status().WithContext(name_);
+    if (const std::string_view problem = Sniff(*peeked); !problem.empty()) {
+      return Status::Error(name_ + ": " + std::string(problem));
+    }
+    json::TokenizerOptions options;
+    options.chunk_bytes = chunk_bytes;
+    options.max_buffered_bytes = kMaxTraceEventBytes;
+    options.skip_bom = true;
+    tokens_.emplace(std::move(peeked->source), options);
+    if (Status s = Parse(); !s.ok()) return s;
+    info_.bytes = tokens_->bytes_read();
     if (info_.truncated && info_.events == 0) {
       return Status::Error(name_ + ": " + info_.truncation + " before any complete event");
     }
@@ -93,191 +72,190 @@ class Splitter {
   }
 
  private:
-  enum class Scan { kDone, kEof, kTooLarge };
-
-  // --- input ---
-
-  // Reads the next chunk. Bytes before min(pos_, hold_) are consumed and
-  // dropped first, so the buffer holds one chunk plus the event being cut
-  // out. Returns false at the end of the input (or on a read error, which
-  // read_error_ keeps).
-  bool Fill() {
-    if (eof_) return false;
-    const size_t drop = std::min(pos_, hold_);
-    if (drop > 0) {
-      std::memmove(data_.get(), data_.get() + drop, size_ - drop);
-      size_ -= drop;
-      pos_ -= drop;
-      if (hold_ != kNone) hold_ -= drop;
-      base_ += drop;
+  Status Parse() {
+    const Token t = tokens_->Next();
+    if (t == Token::kBeginArray) {
+      info_.layout = TraceLayout::kArray;
+      if (Status s = ParseEvents(); !s.ok() || info_.truncated || unclosed_array_) return s;
+      return ExpectEnd();
     }
-    if (capacity_ - size_ < chunk_) {
-      const size_t capacity = std::max(capacity_ * 2, size_ + chunk_);
-      std::unique_ptr<char[]> bigger(new char[capacity]);
-      if (size_ > 0) std::memcpy(bigger.get(), data_.get(), size_);
-      data_ = std::move(bigger);
-      capacity_ = capacity;
+    if (t == Token::kBeginObject) return ParseTopObject();
+    if (t == Token::kError && tokens_->failure() == Failure::kEmpty) {
+      return Status::Error(name_ + ": empty file");  // more whitespace than was sniffed
     }
-    StatusOr<size_t> n = read_(data_.get() + size_, chunk_);
-    if (!n.ok()) {
-      read_error_ = n.status();
-      eof_ = true;
-      return false;
-    }
-    if (*n == 0) {
-      eof_ = true;
-      return false;
-    }
-    size_ += *n;
-    return true;
+    if (t == Token::kError) return StructureError();
+    return Status::Error(name_ + ": " + std::string(kNotATrace));
   }
 
-  // The byte at pos_, or -1 at the end of the input.
-  int Peek() {
-    if (pos_ == size_ && !Fill()) return -1;
-    return static_cast<unsigned char>(data_[pos_]);
-  }
-
-  void SkipWhitespace() {
+  Status ParseTopObject() {
+    bool seen_events = false;
     for (;;) {
-      while (pos_ < size_) {
-        const char c = data_[pos_];
-        if (c == '\n') {
-          ++line_;
-          line_start_ = base_ + pos_ + 1;
-        } else if (c != ' ' && c != '\t' && c != '\r') {
-          return;
-        }
-        ++pos_;
+      const Token t = tokens_->Next();
+      if (t == Token::kEndObject) break;
+      if (t == Token::kError && tokens_->failure() == Failure::kTooLarge) {
+        return ErrorAtError("object key larger than 64 MiB");
       }
-      if (!Fill()) return;
+      if (t == Token::kError) return TopObjectError(seen_events);
+      if (Status s = ParseTopMember(seen_events); !s.ok() || info_.truncated) return s;
     }
+    if (Status s = ExpectEnd(); !s.ok()) return s;
+    if (!seen_events) return Status::Error(name_ + ": not a trace: no \"traceEvents\" array");
+    return Status();
   }
 
-  // Moves pos_ past the JSON value that starts at pos_: an object, array or
-  // string by bracket and quote matching, anything else up to the next
-  // delimiter. It does not validate — the decoder (or json::Parse) does that
-  // on what it spans — and it stops early at a closing bracket that does not
-  // match, or past json::kMaxDepth levels, so the parser reports the error at
-  // the right byte instead of this scan swallowing the rest of the file.
-  Scan SkipValue() {
-    const char first = data_[pos_];
-    if (first != '{' && first != '[' && first != '"') {
-      for (;;) {
-        while (pos_ < size_) {
-          const char c = data_[pos_];
-          if (c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\r' || c == '\n') {
-            return Scan::kDone;
-          }
-          ++pos_;
-        }
-        if (!Fill()) return Scan::kEof;
+  // After a key of the top-level object: its value.
+  Status ParseTopMember(bool& seen_events) {
+    const std::string_view key = tokens_->string();  // valid until Next()
+    if (key == "traceEvents") {
+      const Token t = tokens_->Next();
+      if (t == Token::kError) return TopObjectError(seen_events);
+      if (t != Token::kBeginArray) {
+        return ErrorAtToken("not a trace: \"traceEvents\" is " + KindPhrase(t) +
+                            ", expected an array");
       }
+      seen_events = true;
+      return ParseEvents();
     }
-    char closers[json::kMaxDepth + 1];
-    int depth = 0;
-    bool in_string = false;
-    // A backslash was the last byte of the previous chunk: the byte after
-    // it, whatever it is, belongs to the escape.
-    bool escape_pending = false;
+    if (key == "otherData") return ParseOtherData(seen_events);
+    // Other members ("displayTimeUnit", a viewer's "metadata", ...) are
+    // checked but not kept.
+    tokens_->Next();
+    if (!tokens_->SkipValue()) return TopObjectError(seen_events);
+    return Status();
+  }
+
+  Status ParseOtherData(bool seen_events) {
+    const Token first = tokens_->Next();
+    if (first == Token::kError) return TopObjectError(seen_events);  // no value yet
+    const uint64_t line = tokens_->line(), column = tokens_->column();
+    // Held only to bound it by kMaxTraceEventBytes, like an event.
+    tokens_->Hold();
+    json::Value other;
+    const Status s = json::ReadValue(*tokens_, first, other);
+    tokens_->Release();
+    if (s.ok()) {
+      info_.other_data = std::move(other);
+      return Status();
+    }
+    if (tokens_->failure() == Failure::kTooLarge) {
+      return Error(line, column, "\"otherData\" larger than 64 MiB");
+    }
+    if (tokens_->truncated()) return TopObjectError(seen_events);
+    return TokenizerError();
+  }
+
+  // After the '[' of the events: delivers each event, through the ']'. A
+  // comma before the ']' is tolerated, as Chrome does.
+  Status ParseEvents() {
+    tokens_->AllowTrailingComma();
     for (;;) {
-      const char* const begin = data_.get();
-      const char* p = begin + pos_;
-      const char* const end = begin + size_;
-      const auto newline_before = [&](const char* q) {
-        ++line_;
-        line_start_ = base_ + static_cast<size_t>(q - begin);
-      };
-      if (escape_pending && p < end) {
-        escape_pending = false;
-        if (*p++ == '\n') newline_before(p);
+      const Token t = tokens_->Next();
+      if (t == Token::kBeginObject) {
+        if (Status s = ReadEvent(); !s.ok() || info_.truncated) return s;
+        continue;
       }
-      while (p < end) {
-        const char c = *p++;
-        if (!kByteClasses.special[static_cast<unsigned char>(c)]) continue;
-        if (c == '\n') {
-          newline_before(p);
-        } else if (in_string) {
-          if (c == '\\') {
-            // Skip the escaped byte here, so that the table above need not
-            // know about escapes.
-            if (p == end) {
-              escape_pending = true;
-            } else if (*p++ == '\n') {
-              newline_before(p);
-            }
-          } else if (c == '"') {
-            in_string = false;
-            if (depth == 0) {
-              pos_ = static_cast<size_t>(p - begin);
-              return Scan::kDone;
-            }
-          }
-        } else if (c == '"') {
-          in_string = true;
-        } else if (c == '{' || c == '[') {
-          closers[depth++] = c == '{' ? '}' : ']';
-          if (depth > json::kMaxDepth) {
-            pos_ = static_cast<size_t>(p - begin);
-            return Scan::kDone;
-          }
-        } else if (depth == 0 || closers[depth - 1] != c || --depth == 0) {
-          // c is '}' or ']' (the value ends, or a mismatch ends the scan) or
-          // a stray backslash, which also ends it, for the parser to report.
-          pos_ = static_cast<size_t>(p - begin);
-          return Scan::kDone;
+      if (t == Token::kEndArray) return Status();
+      if (t != Token::kError) return ErrorAtToken("expected an event object");
+      return EventsError();
+    }
+  }
+
+  // At an event's '{': decodes it and hands it to the sink.
+  Status ReadEvent() {
+    const uint64_t line = tokens_->line();
+    const Status s = parser_.Parse(*tokens_, event_);
+    if (s.ok()) {
+      ++info_.events;
+      sink_(event_);
+      return Status();
+    }
+    switch (tokens_->failure()) {
+      case Failure::kNone:  // a field problem
+        return Status::Error(name_ + ": line " + std::to_string(line) + ": " + s.message());
+      case Failure::kTruncated:
+        MarkTruncated(line, "inside an event");
+        return Status();
+      case Failure::kTooLarge:
+        return Status::Error(name_ + ": line " + std::to_string(line) +
+                             ": event larger than 64 MiB (a string without its closing quote?)");
+      default:
+        return TokenizerError();
+    }
+  }
+
+  Status ExpectEnd() {
+    if (tokens_->Next() == Token::kEnd) return Status();
+    if (tokens_->problem() == kAfterJsonValue) {
+      return ErrorAtError("trailing characters after the trace");
+    }
+    return StructureError();
+  }
+
+  // --- failures of the tokenizer, by where they happen ---
+
+  // Between two events, or at an element of "traceEvents" that is not one.
+  Status EventsError() {
+    const json::Tokenizer& t = *tokens_;
+    switch (t.failure()) {
+      case Failure::kSource:
+        return TokenizerError();
+      case Failure::kTruncated:
+        if (t.offset() < t.bytes_read()) break;  // cut inside a token, which was no event
+        // The array format may omit its closing bracket (Chrome's streaming
+        // convention); the object format may not, so its trace was cut short.
+        if (info_.layout == TraceLayout::kArray && info_.events > 0) {
+          unclosed_array_ = true;
+          return Status();
         }
-      }
-      pos_ = size_;
-      if (hold_ != kNone && size_ - hold_ > kMaxTraceEventBytes) return Scan::kTooLarge;
-      if (!Fill()) return Scan::kEof;
+        MarkTruncated(t.error_line(), "inside the \"traceEvents\" array");
+        return Status();
+      case Failure::kNulByte:
+        if (t.error_offset() != t.offset()) break;  // inside a token
+        return ErrorAtError(kBinaryData);
+      case Failure::kSyntax:
+        if (t.problem() == kAfterArrayElement) {
+          return ErrorAtError("expected ',' or ']' after an event");
+        }
+        break;
+      default:
+        break;
     }
+    return ErrorAtToken("expected an event object");
   }
 
-  // --- messages ---
-
-  uint64_t Column() const { return base_ + pos_ - line_start_ + 1; }
-
-  std::string Where() const {
-    return "line " + std::to_string(line_) + ", column " + std::to_string(Column());
+  // Inside the top-level object but outside the events: the end of the
+  // input before the events is an error; after them, a truncated file whose
+  // events are all there.
+  Status TopObjectError(bool seen_events) {
+    if (!tokens_->truncated()) return StructureError();
+    const uint64_t line = tokens_->error_line();
+    if (!seen_events) {
+      return Status::Error(name_ + ": line " + std::to_string(line) +
+                           ": the file ends before the \"traceEvents\" array (truncated?)");
+    }
+    MarkTruncated(line, "after the events, inside the top-level object");
+    return Status();
   }
 
-  Status ErrorAt(const std::string& problem) const {
-    if (pos_ < size_ && data_[pos_] == '\0') {
-      return Status::Error(name_ + ": " + Where() + ": NUL byte (binary data)");
-    }
-    return Status::Error(name_ + ": " + Where() + ": " + problem);
+  // Anywhere outside an event: a NUL byte means a binary file.
+  Status StructureError() const {
+    if (tokens_->failure() == Failure::kNulByte) return ErrorAtError(kBinaryData);
+    return TokenizerError();
   }
 
-  // json::Parse (and with it the decoder) reports "line L, column C:
-  // problem" within the text it was given (a documented format); turn that
-  // into the position in the file of a text that starts at `line`,
-  // `column`. Other messages (a field problem) get just the line.
-  Status Relocate(const Status& s, uint64_t line, uint64_t column) const {
-    const std::string& m = s.message();
-    uint64_t l = 0, c = 0;
-    constexpr std::string_view kLine = "line ", kColumn = ", column ";
-    const char* p = m.data();
-    const char* const end = m.data() + m.size();
-    bool ok = m.compare(0, kLine.size(), kLine) == 0;
-    if (ok) {
-      const auto r = std::from_chars(p + kLine.size(), end, l);
-      p = r.ptr;
-      ok = r.ec == std::errc() &&
-           std::string_view(p, static_cast<size_t>(end - p)).substr(0, kColumn.size()) == kColumn;
-    }
-    if (ok) {
-      const auto r = std::from_chars(p + kColumn.size(), end, c);
-      p = r.ptr;
-      ok = r.ec == std::errc() && l >= 1 && c >= 1;
-    }
-    if (!ok) {
-      return Status::Error(name_ + ": line " + std::to_string(line) + ": " + m);
-    }
-    const uint64_t file_line = line + l - 1;
-    const uint64_t file_column = l == 1 ? column + c - 1 : c;
-    return Status::Error(name_ + ": line " + std::to_string(file_line) + ", column " +
-                         std::to_string(file_column) + std::string(p, end));
+  // "line L, column C: <problem>" as the tokenizer words it (or the read
+  // error), after the file's name.
+  Status TokenizerError() const { return tokens_->status().WithContext(name_); }
+
+  Status Error(uint64_t line, uint64_t column, std::string_view problem) const {
+    return Status::Error(name_ + ": line " + std::to_string(line) + ", column " +
+                         std::to_string(column) + ": " + std::string(problem));
+  }
+  Status ErrorAtToken(std::string_view problem) const {
+    return Error(tokens_->line(), tokens_->column(), problem);
+  }
+  Status ErrorAtError(std::string_view problem) const {
+    return Error(tokens_->error_line(), tokens_->error_column(), problem);
   }
 
   void MarkTruncated(uint64_t line, const std::string& where) {
@@ -285,249 +263,29 @@ class Splitter {
     info_.truncation = "line " + std::to_string(line) + ": the file ends " + where;
   }
 
-  // --- structure ---
-
-  // Reads until `n` bytes from pos_ on are buffered or the input ends.
-  void EnsureBuffered(size_t n) {
-    while (size_ - pos_ < n && Fill()) {
-    }
-  }
-
-  Status Parse() {
-    // A UTF-8 byte order mark is not JSON, but editors add it.
-    EnsureBuffered(3);
-    if (size_ >= 3 && std::memcmp(data_.get(), "\xEF\xBB\xBF", 3) == 0) pos_ = 3;
-    SkipWhitespace();
-    const int c = Peek();
-    if (c < 0) return Status::Error(name_ + ": empty file");
-    if (c == '[') {
-      info_.layout = TraceLayout::kArray;
-      if (Status s = ParseEventArray(); !s.ok() || info_.truncated) return s;
-      return ExpectEnd();
-    }
-    if (c == '{') return ParseTopObject();
-    EnsureBuffered(512);
-    if (c == 0x1f && pos_ + 1 < size_ && static_cast<unsigned char>(data_[pos_ + 1]) == 0x8b) {
-      return Status::Error(name_ + ": not a trace: gzip-compressed (decompress it first)");
-    }
-    const size_t probe = std::min(size_ - pos_, size_t{512});
-    if (std::memchr(data_.get() + pos_, '\0', probe) != nullptr || c < 0x20 || c == 0x7f) {
-      return Status::Error(name_ + ": not a trace: binary file");
-    }
-    return Status::Error(name_ +
-                         ": not a trace: expected a JSON object with a \"traceEvents\" array, "
-                         "or an array of events");
-  }
-
-  Status ExpectEnd() {
-    SkipWhitespace();
-    if (Peek() >= 0) return ErrorAt("trailing characters after the trace");
-    return Status();
-  }
-
-  // The end of the input inside the top-level object: before the events, an
-  // error; after them, a truncated file whose events are all there.
-  Status TopObjectEndedEarly(bool seen_events) {
-    if (!seen_events) {
-      return Status::Error(name_ + ": line " + std::to_string(line_) +
-                           ": the file ends before the \"traceEvents\" array (truncated?)");
-    }
-    MarkTruncated(line_, "after the events, inside the top-level object");
-    return Status();
-  }
-
-  Status ParseTopObject() {
-    ++pos_;  // '{'
-    bool seen_events = false;
-    for (bool first = true;; first = false) {
-      SkipWhitespace();
-      int c = Peek();
-      if (c < 0) return TopObjectEndedEarly(seen_events);
-      if (first && c == '}') {
-        ++pos_;
-        break;
-      }
-      if (c != '"') return ErrorAt("expected a string key");
-      std::string key;
-      const uint64_t key_line = line_, key_column = Column();
-      hold_ = pos_;
-      const Scan scan = SkipValue();
-      const size_t key_start = hold_;
-      hold_ = kNone;
-      if (scan == Scan::kTooLarge) return ErrorAt("object key larger than 64 MiB");
-      if (scan == Scan::kEof) return TopObjectEndedEarly(seen_events);
-      const std::string_view key_text(data_.get() + key_start, pos_ - key_start);
-      if (key_text.find('\\') == std::string_view::npos) {
-        key = key_text.substr(1, key_text.size() - 2);
-      } else {
-        StatusOr<json::Value> parsed = json::Parse(key_text);
-        if (!parsed.ok()) return Relocate(parsed.status(), key_line, key_column);
-        key = parsed->as_string();
-      }
-      SkipWhitespace();
-      c = Peek();
-      if (c < 0) return TopObjectEndedEarly(seen_events);
-      if (c != ':') return ErrorAt("expected ':' after an object key");
-      ++pos_;
-      SkipWhitespace();
-      c = Peek();
-      if (c < 0) return TopObjectEndedEarly(seen_events);
-      if (key == "traceEvents") {
-        if (c != '[') {
-          return ErrorAt(std::string("not a trace: \"traceEvents\" is ") +
-                         KindOfValueStartingWith(c) + ", expected an array");
-        }
-        seen_events = true;
-        if (Status s = ParseEventArray(); !s.ok() || info_.truncated) return s;
-      } else if (key == "otherData") {
-        const uint64_t line = line_, column = Column();
-        hold_ = pos_;
-        const Scan other = SkipValue();
-        const size_t start = hold_;
-        hold_ = kNone;
-        if (other == Scan::kTooLarge) return ErrorAt("\"otherData\" larger than 64 MiB");
-        if (other == Scan::kEof) return TopObjectEndedEarly(seen_events);
-        StatusOr<json::Value> parsed =
-            json::Parse(std::string_view(data_.get() + start, pos_ - start));
-        if (!parsed.ok()) return Relocate(parsed.status(), line, column);
-        info_.other_data = std::move(*parsed);
-      } else if (SkipValue() != Scan::kDone) {
-        // Other members ("displayTimeUnit", a viewer's "metadata", ...)
-        // are skipped by extent only: streaming means not parsing what is
-        // not used.
-        return TopObjectEndedEarly(seen_events);
-      }
-      SkipWhitespace();
-      c = Peek();
-      if (c < 0) return TopObjectEndedEarly(seen_events);
-      if (c == ',') {
-        ++pos_;
-        continue;
-      }
-      if (c == '}') {
-        ++pos_;
-        break;
-      }
-      return ErrorAt("expected ',' or '}' after an object member");
-    }
-    if (Status s = ExpectEnd(); !s.ok()) return s;
-    if (!seen_events) return Status::Error(name_ + ": not a trace: no \"traceEvents\" array");
-    return Status();
-  }
-
-  // Reads the array at pos_ (which is '['), delivering each event. Sets
-  // info_.truncated when the input ends inside it. A comma before the ']'
-  // is tolerated, as Chrome does.
-  Status ParseEventArray() {
-    ++pos_;  // '['
-    for (;;) {
-      SkipWhitespace();
-      int c = Peek();
-      if (c < 0) return ArrayEndedEarly();
-      if (c == ']') {
-        ++pos_;
-        return Status();
-      }
-      if (c != '{') return ErrorAt("expected an event object");
-      if (Status s = ReadEvent(); !s.ok() || info_.truncated) return s;
-      SkipWhitespace();
-      c = Peek();
-      if (c < 0) return ArrayEndedEarly();
-      if (c == ',') {
-        ++pos_;
-        continue;
-      }
-      if (c == ']') {
-        ++pos_;
-        return Status();
-      }
-      return ErrorAt("expected ',' or ']' after an event");
-    }
-  }
-
-  // The end of the input between events: the array format may omit its
-  // closing bracket (Chrome's streaming convention); the object format may
-  // not, so its trace was cut short.
-  Status ArrayEndedEarly() {
-    if (info_.layout == TraceLayout::kArray && info_.events > 0) return Status();
-    MarkTruncated(line_, "inside the \"traceEvents\" array");
-    return Status();
-  }
-
-  // Cuts out the event at pos_ (which is '{'), parses, decodes and delivers it.
-  Status ReadEvent() {
-    const uint64_t line = line_, column = Column();
-    hold_ = pos_;
-    const Scan scan = SkipValue();
-    const size_t start = hold_;
-    hold_ = kNone;
-    if (scan == Scan::kEof) {
-      MarkTruncated(line, "inside an event");
-      return Status();
-    }
-    if (scan == Scan::kTooLarge) {
-      return Status::Error(name_ + ": line " + std::to_string(line) +
-                           ": event larger than 64 MiB (a string without its closing quote?)");
-    }
-    event_.line = line;
-    const Status s = decoder_.Decode(std::string_view(data_.get() + start, pos_ - start), event_);
-    if (!s.ok()) return Relocate(s, line, column);
-    ++info_.events;
-    sink_(event_);
-    return Status();
-  }
-
-  const std::string name_;
-  const ReadFn read_;
-  const size_t chunk_;
+  const std::string& name_;
   const TraceEventSink& sink_;
-
-  std::unique_ptr<char[]> data_;
-  size_t capacity_ = 0;
-  size_t size_ = 0;      // bytes in data_
-  size_t pos_ = 0;       // next byte to look at
-  size_t hold_ = kNone;  // first byte that must stay in data_ (an event being cut out)
-  uint64_t base_ = 0;    // offset in the input of data_[0]
-  bool eof_ = false;
-  Status read_error_;
-
-  uint64_t line_ = 1;        // the line of pos_
-  uint64_t line_start_ = 0;  // offset in the input of that line's first byte
-
-  TraceEventDecoder decoder_;
+  std::optional<json::Tokenizer> tokens_;
+  TraceEventParser parser_;
   TraceEvent event_;
   TraceFileInfo info_;
+  bool unclosed_array_ = false;  // the array layout's ']' is missing (allowed)
 };
 
 }  // namespace
 
 StatusOr<TraceFileInfo> ReadTraceFile(const std::string& path, const TraceEventSink& sink,
                                       const TraceReadOptions& options) {
-  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) return Status::Error(path + ": cannot open: " + std::strerror(errno));
-  struct stat st;
-  if (::fstat(fd.get(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    return Status::Error(path + ": is a directory");
-  }
-  ReadFn read = [&](char* dst, size_t capacity) -> StatusOr<size_t> {
-    for (;;) {
-      const ssize_t n = ::read(fd.get(), dst, capacity);
-      if (n >= 0) return static_cast<size_t>(n);
-      if (errno != EINTR) return Status::Error(path + ": cannot read: " + std::strerror(errno));
-    }
-  };
-  return Splitter(path, std::move(read), options, sink).Run();
+  StatusOr<json::ByteSource> source = json::OpenFileSource(path);
+  if (!source.ok()) return source.status().WithContext(path);
+  return TraceReader(path, sink).Run(std::move(*source), options.chunk_bytes);
 }
 
 StatusOr<TraceFileInfo> ReadTraceText(std::string_view text, const std::string& name,
                                       const TraceEventSink& sink, const TraceReadOptions& options) {
-  ReadFn read = [&text](char* dst, size_t capacity) -> StatusOr<size_t> {
-    const size_t n = std::min(capacity, text.size());
-    std::memcpy(dst, text.data(), n);
-    text.remove_prefix(n);
-    return n;
-  };
-  return Splitter(name, std::move(read), options, sink).Run();
+  // At most chunk_bytes per read, the sniffing included, as from a file.
+  return TraceReader(name, sink)
+      .Run(json::TextSource(text, options.chunk_bytes), options.chunk_bytes);
 }
 
 }  // namespace benchprof::trace_summary

@@ -2,10 +2,10 @@
 // docs/trace-format.md) as a stream of events, without ever holding the
 // whole file: a trace can have 10 million events (~1 GB).
 //
-// The file is read in chunks. A string-aware bracket matcher splits the
-// "traceEvents" array into its elements; each element, a small object, is
-// decoded on its own (TraceEventDecoder: in place, or with json::Parse) and
-// handed to the caller. Memory is one chunk plus the largest event.
+// The file is read in chunks by the project's one JSON reader,
+// json::Tokenizer, which checks every byte once; each event is decoded from
+// its tokens as they come (TraceEventParser), without copying its strings,
+// and handed to the caller. Memory is one chunk plus the largest event.
 //
 //   StatusOr<TraceFileInfo> info = ReadTraceFile("pool.json", [&](const TraceEvent& e) {
 //     if (e.phase == 'B') ...
@@ -16,7 +16,7 @@
 // Accepted layouts:
 //   - the JSON object format, {"traceEvents":[...], "otherData":{...}, ...},
 //     with its members in any order; members other than "traceEvents" and
-//     "otherData" are skipped unparsed;
+//     "otherData" are checked (the whole file must be JSON) but not kept;
 //   - the JSON array format, a bare top-level array of events, whose closing
 //     ']' may be missing (Chrome allows that so writers can stream).
 //
@@ -40,7 +40,7 @@
 
 #include "common/json_value.h"
 #include "common/status.h"
-#include "tools/trace_summary/trace_event_decoder.h"
+#include "tools/trace_summary/trace_event.h"
 
 namespace benchprof::trace_summary {
 
@@ -59,8 +59,6 @@ struct TraceFileInfo {
   std::string truncation;  // e.g. "line 812: the file ends inside an event"
   // The top-level "otherData" object (null when absent or cut off).
   json::Value other_data;
-  // Events the decoder's in-place scan declined (json::Parse decoded them).
-  uint64_t slow_decodes = 0;
 };
 
 // Receives each event in file order.
@@ -72,13 +70,12 @@ inline constexpr size_t kDefaultTraceChunkBytes = size_t{1} << 20;
 struct TraceReadOptions {
   // Bytes per read; tests use tiny chunks to put boundaries everywhere.
   size_t chunk_bytes = kDefaultTraceChunkBytes;
-  // See TraceEventDecoder; false decodes every event with json::Parse.
-  bool fast_path = true;
 };
 
-// An event larger than this is reported as an error rather than buffered:
-// events are a few hundred bytes, so this is a file that is not a trace (or
-// a string whose closing quote is missing), and memory must stay bounded.
+// An event (or "otherData", or any one string) larger than this is reported
+// as an error rather than buffered: events are a few hundred bytes, so this
+// is a file that is not a trace (or a string whose closing quote is
+// missing), and memory must stay bounded.
 inline constexpr size_t kMaxTraceEventBytes = size_t{64} << 20;
 
 // Reads the trace at `path`, calling `sink` for every event. Fails with

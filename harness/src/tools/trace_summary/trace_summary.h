@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "tools/trace_summary/trace_event.h"
 #include "tools/trace_summary/trace_file_reader.h"
 
 namespace benchprof::trace_summary {

@@ -189,7 +189,8 @@ TEST(CliTest, BenchmemIsRefusedWhereAllocationsCannotBeCounted) {
   if (ALLOC_HOOKS_ENABLED) GTEST_SKIP() << "this build counts allocations";
   const ProcessResult result = Bench({"--benchmem"});
   EXPECT_EQ(result.exit_code, 4);
-  EXPECT_NE(result.stderr_text.find("--benchmem: this build does not see allocations"), std::string::npos);
+  EXPECT_NE(result.stderr_text.find("--benchmem: this build does not see allocations"),
+            std::string::npos);
 }
 
 TEST(CliTest, BenchmarkErrorExits1) {

@@ -57,15 +57,15 @@ void BM_SampledSpin(benchmark::State& state) {
 BENCHMARK(BM_SampledSpin)->ArgName("hz")->Arg(0)->Arg(100)->Arg(1000);
 
 void BM_BuildProfile10kStacks(benchmark::State& state) {
-  const std::vector<benchprof::aggregate::LoadedModule> modules = benchprof::aggregate::LoadedModules();
+  const std::vector<benchprof::aggregate::LoadedModule> modules =
+      benchprof::aggregate::LoadedModules();
   const benchprof::aggregate::LoadedModule& executable = modules.front();
   // Distinct leaves spread over the executable's code, each under the same
   // real 3-frame tail.
   std::vector<std::vector<uintptr_t>> stacks;
   const uint64_t span = executable.limit - executable.start;
   for (uint64_t i = 0; i < 10'000; ++i) {
-    stacks.push_back({executable.start + span * i / 10'000,
-                      reinterpret_cast<uintptr_t>(&Deep) + 20,
+    stacks.push_back({executable.start + span * i / 10'000, reinterpret_cast<uintptr_t>(&Deep) + 20,
                       reinterpret_cast<uintptr_t>(&Deep) + 20,
                       reinterpret_cast<uintptr_t>(&BM_SampledSpin) + 10});
   }
@@ -75,7 +75,8 @@ void BM_BuildProfile10kStacks(benchmark::State& state) {
     benchprof::aggregate::CpuProfileBuilder builder(100, symbolizer);
     for (const auto& stack : stacks) builder.AddSample(stack, 1, {"BM_X", 1});
     const benchprof::encode::ProfileData profile = builder.Build(0, 0, {});
-    if (!benchprof::encode::WriteProfileFile(profile, path).ok()) state.SkipWithError("write failed");
+    if (!benchprof::encode::WriteProfileFile(profile, path).ok())
+      state.SkipWithError("write failed");
   }
   unlink(path.c_str());
 }

@@ -41,7 +41,8 @@ class FlagSetTest : public ::testing::Test {
     flags_.Custom(
         "threshold", "SPEC",
         [this](std::string_view value) {
-          if (value.find(':') == std::string_view::npos) return std::string("expected METRIC:VALUE");
+          if (value.find(':') == std::string_view::npos)
+            return std::string("expected METRIC:VALUE");
           settings_.thresholds.emplace_back(value);
           return std::string();
         },
@@ -158,6 +159,31 @@ TEST_F(FlagSetTest, UsageListsEveryFlagWrappedTo79Columns) {
   }
 }
 
+TEST(HelpFlagTest, HelpSpellings) {
+  for (const char* help : {"--help", "-help", "--help=full", "-h", "--h"}) {
+    EXPECT_TRUE(IsHelpFlag(help)) << help;
+  }
+  for (const char* other : {"--helpful", "help", "-hh", "---help"}) {
+    EXPECT_FALSE(IsHelpFlag(other)) << other;
+  }
+}
+
+TEST_F(FlagSetTest, FlagsOnlyRefusesOperands) {
+  bool help = false;
+  std::string error;
+  EXPECT_TRUE(
+      flags_.ParseFlagsOnly(std::vector<std::string>{"--quiet", "--count=2"}, &help, &error));
+  EXPECT_FALSE(help);
+  EXPECT_TRUE(flags_.ParseFlagsOnly(std::vector<std::string>{"stray", "--help"}, &help, &error));
+  EXPECT_TRUE(help);
+  EXPECT_FALSE(flags_.ParseFlagsOnly(std::vector<std::string>{"--quiet", "stray"}, &help, &error));
+  EXPECT_EQ(error,
+            "unexpected argument 'stray' (flags are spelled --name=value; see tool sub --help)");
+  EXPECT_FALSE(flags_.ParseFlagsOnly(std::vector<std::string>{"--"}, &help, &error));
+  EXPECT_EQ(error,
+            "unexpected argument '--' (flags are spelled --name=value; see tool sub --help)");
+}
+
 TEST(ExitCodesTest, OneAlignedLinePerCode) {
   const ExitCodeInfo codes[] = {{0, "success"}, {3, "bad input"}};
   EXPECT_EQ(FormatExitCodes(codes), "Exit codes:\n  0  success\n  3  bad input\n");
@@ -186,14 +212,15 @@ TEST(NumberParserTest, DecimalNumbersAreFinite) {
   EXPECT_EQ(ParseNumber("2e-3"), 2e-3);
   EXPECT_EQ(ParseNumber("-3"), -3.0);
   EXPECT_EQ(ParseNumber("+0.5"), 0.5);
-  for (const char* bad : {"", "+", "+-1", "++1", "0.5s", "1,5", "abc", "inf", "nan", "1e999",
-                          "0x1p3", " 1"}) {
+  for (const char* bad :
+       {"", "+", "+-1", "++1", "0.5s", "1,5", "abc", "inf", "nan", "1e999", "0x1p3", " 1"}) {
     EXPECT_EQ(ParseNumber(bad), std::nullopt) << bad;
   }
 }
 
 TEST(NumberParserTest, BooleansInEverySpelling) {
-  for (const char* yes : {"true", "TRUE", "yes", "on", "1", "t", "Y"}) EXPECT_EQ(ParseBool(yes), true);
+  for (const char* yes : {"true", "TRUE", "yes", "on", "1", "t", "Y"})
+    EXPECT_EQ(ParseBool(yes), true);
   for (const char* no : {"false", "No", "off", "0", "f", "n"}) EXPECT_EQ(ParseBool(no), false);
   for (const char* bad : {"", "2", "banana", "truee"}) EXPECT_EQ(ParseBool(bad), std::nullopt);
 }

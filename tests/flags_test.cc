@@ -134,9 +134,9 @@ TEST_F(HarnessFlagsTest, EveryKindIsRequestedByItsOutputFlagInEitherSpelling) {
   EXPECT_EQ(OutputOf("cpuprofile"), "");
   EXPECT_EQ(OutputOf("memprofile"), "");
   EXPECT_EQ(OutputOf("trace"), "");
-  const Status parsed = Parse({"--cpuprofile=a.pprof", "--cpuprofilerate=250", "--memprofile",
-                               "m.pprof", "--memprofilerate=1", "--trace=t.json",
-                               "--tracecpurate=1000", "--benchmem"});
+  const Status parsed =
+      Parse({"--cpuprofile=a.pprof", "--cpuprofilerate=250", "--memprofile", "m.pprof",
+             "--memprofilerate=1", "--trace=t.json", "--tracecpurate=1000", "--benchmem"});
   ASSERT_TRUE(parsed.ok()) << parsed.message();
   EXPECT_EQ(OutputOf("cpuprofile"), "a.pprof");
   EXPECT_EQ(OutputOf("memprofile"), "m.pprof");
@@ -187,14 +187,6 @@ TEST_F(HarnessFlagsTest, ErrorsNameTheArgument) {
     ASSERT_FALSE(parsed.ok()) << args[0];
     EXPECT_EQ(parsed.message(), message);
   }
-}
-
-TEST(HelpFlagTest, HelpSpellings) {
-  EXPECT_TRUE(IsHelpFlag("--help"));
-  EXPECT_TRUE(IsHelpFlag("--help=full"));
-  EXPECT_TRUE(IsHelpFlag("-h"));
-  EXPECT_TRUE(IsHelpFlag("--h"));
-  EXPECT_FALSE(IsHelpFlag("--helpful"));
 }
 
 }  // namespace

@@ -75,18 +75,8 @@ std::optional<RaytraceFlags> ParseRaytraceFlags(std::span<const char* const> arg
   RaytraceFlags settings;
   FlagSet flags("raytrace");
   DeclareFlags(flags, &settings);
-  CommandLine cl;
-  if (!flags.Parse(args, &cl, error)) return std::nullopt;
-  if (cl.help) {
-    settings.help = true;
-    return settings;
-  }
-  if (!cl.operands.empty() || !cl.after_separator.empty()) {
-    const std::string& operand =
-        cl.operands.empty() ? cl.after_separator.front() : cl.operands.front();
-    *error = "unexpected argument '" + operand + "' (see raytrace --help)";
-    return std::nullopt;
-  }
+  if (!flags.ParseFlagsOnly(args, &settings.help, error)) return std::nullopt;
+  if (settings.help) return settings;
   // --threads is 0 unless given.
   if (settings.threads != 0 && settings.schedule == Schedule::kSingle && settings.threads != 1) {
     *error = "--threads=" + std::to_string(settings.threads) +

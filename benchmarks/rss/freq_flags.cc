@@ -91,18 +91,8 @@ std::optional<FreqFlags> ParseFreqFlags(std::span<const char* const> args, std::
   bool distinct = false;
   FlagSet flags("rss-search");
   DeclareFlags(flags, &settings, &distinct);
-  CommandLine cl;
-  if (!flags.Parse(args, &cl, error)) return std::nullopt;
-  if (cl.help) {
-    settings.help = true;
-    return settings;
-  }
-  if (!cl.operands.empty() || !cl.after_separator.empty()) {
-    const std::string& operand =
-        cl.operands.empty() ? cl.after_separator.front() : cl.operands.front();
-    *error = "unexpected argument '" + operand + "' (see rss-search --help)";
-    return std::nullopt;
-  }
+  if (!flags.ParseFlagsOnly(args, &settings.help, error)) return std::nullopt;
+  if (settings.help) return settings;
   settings.layout = distinct ? Layout::kFilePerDocument : Layout::kSharedFile;
   // --workers is 0 unless given.
   if (settings.workers != 0 && !UsesWorkers(settings.variant)) {

@@ -71,8 +71,10 @@ TEST(RaytraceCliTest, BadCommandLinesAreOneLineAndExitTwo) {
       {{"--faithful=maybe"}, "--faithful=maybe: expected true or false"},
       {{"--schedule=single", "--threads=4"},
        "--threads=4: needs --schedule=pixel or --schedule=line"},
-      {{"image.png"}, "unexpected argument 'image.png' (see raytrace --help)"},
-      {{"--", "--width=8"}, "unexpected argument '--width=8' (see raytrace --help)"},
+      {{"image.png"},
+       "unexpected argument 'image.png' (flags are spelled --name=value; see raytrace --help)"},
+      {{"--", "--width=8"},
+       "unexpected argument '--' (flags are spelled --name=value; see raytrace --help)"},
   };
   for (const auto& [args, message] : bad) {
     const ProcessResult r = Raytrace(args);

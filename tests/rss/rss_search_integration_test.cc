@@ -115,7 +115,8 @@ TEST(RssSearchCliTest, BadCommandLinesAreOneLineAndExitTwo) {
        "--seed=18446744073709551616: expected a whole number from 0 to 18446744073709551615"},
       {{"--distinct=maybe"}, "--distinct=maybe: expected true or false"},
       {{"--mode=memory", "--dir=/tmp/x"}, "--dir=/tmp/x: only with --mode=disk"},
-      {{"feeds"}, "unexpected argument 'feeds' (see rss-search --help)"},
+      {{"feeds"},
+       "unexpected argument 'feeds' (flags are spelled --name=value; see rss-search --help)"},
   };
   for (const auto& [args, message] : bad) {
     const ProcessResult r = RssSearch(args);

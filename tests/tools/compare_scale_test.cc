@@ -10,10 +10,10 @@
 #include <random>
 #include <string>
 
-#include "tools/compare/comparison.h"
-#include "tools/results/result_reader.h"
-#include "tools/compare/table_writer.h"
 #include "support/subprocess.h"
+#include "tools/compare/comparison.h"
+#include "tools/compare/table_writer.h"
+#include "tools/results/result_reader.h"
 
 namespace benchprof::compare {
 

@@ -10,13 +10,13 @@
 
 #include <string>
 
-#include "tools/compare/comparison.h"
-#include "tools/results/gbench_json.h"
-#include "tools/convert/go_format_writer.h"
-#include "tools/results/result_reader.h"
-#include "tools/compare/table_writer.h"
 #include "support/golden_file.h"
 #include "support/subprocess.h"
+#include "tools/compare/comparison.h"
+#include "tools/compare/table_writer.h"
+#include "tools/convert/go_format_writer.h"
+#include "tools/results/gbench_json.h"
+#include "tools/results/result_reader.h"
 
 namespace benchprof::compare {
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/compare/comparison.h"
 #include "sample_sets.h"
+#include "tools/compare/comparison.h"
 
 namespace benchprof::compare {
 

@@ -21,11 +21,11 @@
 
 #include <string>
 
+#include "support/golden_file.h"
+#include "support/subprocess.h"
 #include "tools/trace_summary/trace_file_reader.h"
 #include "tools/trace_summary/trace_summary.h"
 #include "tools/trace_summary/trace_summary_format.h"
-#include "support/golden_file.h"
-#include "support/subprocess.h"
 
 namespace benchprof::trace_summary {
 namespace {

@@ -56,7 +56,8 @@ void BM_Region_Recording(benchmark::State& state) {
   }
   task.End();
   if (own_trace) {
-    benchprof::StatusOr<benchprof::tracer::RecorderStats> stats = benchprof::tracer::StopRecording();
+    benchprof::StatusOr<benchprof::tracer::RecorderStats> stats =
+        benchprof::tracer::StopRecording();
     if (!stats.ok()) {
       state.SkipWithError(stats.status().message().c_str());
       return;
@@ -71,8 +72,8 @@ BENCHMARK(BM_Region_Recording);
 // invariant, as BM_Region_Recording uses).
 void BM_TwoTimestamps(benchmark::State& state) {
   benchprof::tracer::SetTickSource(benchprof::tracer::TscIsInvariant()
-                                      ? benchprof::tracer::ClockSource::kTsc
-                                      : benchprof::tracer::ClockSource::kMonotonic);
+                                       ? benchprof::tracer::ClockSource::kTsc
+                                       : benchprof::tracer::ClockSource::kMonotonic);
   for (auto _ : state) {
     benchmark::DoNotOptimize(benchprof::tracer::ReadTicks());
     benchmark::DoNotOptimize(benchprof::tracer::ReadTicks());

@@ -65,6 +65,10 @@ struct ExitCodeInfo {
 // The exit codes as a help section: "Exit codes:" and one aligned line each.
 std::string FormatExitCodes(std::span<const ExitCodeInfo> codes);
 
+// True for --help, -help, -h, --h and --help=anything: the spellings of
+// help that FlagSet::Parse() honours.
+bool IsHelpFlag(std::string_view arg);
+
 class FlagSet {
  public:
   // `program` is the command as users type it ("bench", "benchprof
@@ -116,6 +120,13 @@ class FlagSet {
   // flags before it.
   bool Parse(std::span<const std::string> args, CommandLine* result, std::string* error) const;
   bool Parse(std::span<const char* const> args, CommandLine* result, std::string* error) const;
+
+  // Parse() for a program that takes flags only: an operand or a `--` is
+  // an error too ("unexpected argument 'x' (flags are spelled
+  // --name=value; see PROGRAM --help)"). Sets `*help` when help was asked
+  // for.
+  bool ParseFlagsOnly(std::span<const std::string> args, bool* help, std::string* error) const;
+  bool ParseFlagsOnly(std::span<const char* const> args, bool* help, std::string* error) const;
 
   // Whether `name` (without dashes) is a flag of this set.
   bool Has(std::string_view name) const;

@@ -55,8 +55,8 @@ class CpuProfileBuilder {
                  bool truncated = false);
 
   // The profile. `comments` are added after the builder's own.
-  encode::ProfileData Build(int64_t start_unix_nanos, int64_t duration_nanos, const LostSamples& lost,
-                    std::vector<std::string> comments = {});
+  encode::ProfileData Build(int64_t start_unix_nanos, int64_t duration_nanos,
+                            const LostSamples& lost, std::vector<std::string> comments = {});
 
  private:
   const int64_t period_;

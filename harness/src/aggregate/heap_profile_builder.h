@@ -66,8 +66,8 @@ class HeapProfileBuilder {
                  const RunLabel& label);
 
   // The profile. `comments` are added after the builder's own.
-  encode::ProfileData Build(int64_t start_unix_nanos, int64_t duration_nanos, const LostHeapSamples& lost,
-                    std::vector<std::string> comments = {});
+  encode::ProfileData Build(int64_t start_unix_nanos, int64_t duration_nanos,
+                            const LostHeapSamples& lost, std::vector<std::string> comments = {});
 
  private:
   struct Counts {

@@ -8,26 +8,10 @@ void DeclareHarnessFlags(FlagSet& flags, HarnessOptions& options) {
              "per iteration; B/op counts requested bytes");
 }
 
-bool IsHelpFlag(std::string_view arg) {
-  if (arg.starts_with("--")) {
-    arg.remove_prefix(2);
-  } else if (arg.starts_with("-")) {
-    arg.remove_prefix(1);
-  } else {
-    return false;
-  }
-  return arg == "help" || arg == "h" || arg.starts_with("help=");
-}
-
 Status ParseHarnessFlags(const FlagSet& flags, std::span<const std::string> args) {
-  CommandLine cl;
+  bool help = false;  // handled before the library saw the arguments
   std::string error;
-  if (!flags.Parse(args, &cl, &error)) return Status::Error(error);
-  if (!cl.operands.empty() || cl.has_separator) {
-    const std::string stray = cl.operands.empty() ? "--" : cl.operands.front();
-    return Status::Error("unexpected argument '" + stray +
-                         "' (flags are spelled --name=value; see " + flags.program() + " --help)");
-  }
+  if (!flags.ParseFlagsOnly(args, &help, &error)) return Status::Error(error);
   return Status();
 }
 

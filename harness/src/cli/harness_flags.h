@@ -31,9 +31,6 @@ struct HarnessOptions {
 // Declares --benchmem on `flags`, bound to `options`.
 void DeclareHarnessFlags(FlagSet& flags, HarnessOptions& options);
 
-// True for --help, -help, -h, --h and --help=anything.
-bool IsHelpFlag(std::string_view arg);
-
 // Parses the arguments left after benchmark::Initialize(), program name
 // excluded, into the variables `flags` binds. bench takes no operands: an
 // argument that is not a flag is an error. The first problem is returned as

@@ -285,8 +285,8 @@ void StopCpuSampler() {
 
 bool CpuSamplerRunning() { return g_running.load(std::memory_order_relaxed); }
 
-constinit const ThreadListener kCpuSamplerThreadListener{
-    &CpuSamplerRunning, &RegisterCurrentThread, &UnregisterCurrentThread};
+constinit const ThreadListener kCpuSamplerThreadListener{&CpuSamplerRunning, &RegisterCurrentThread,
+                                                         &UnregisterCurrentThread};
 
 bool HasCurrentTimer() { return t_timer_index >= 0 && t_timer_generation == g_generation.load(); }
 

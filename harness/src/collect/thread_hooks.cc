@@ -83,8 +83,8 @@ bool AddThreadListener(const ThreadListener* listener) {
 
 }  // namespace benchprof::collect
 
-extern "C" int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
-                              void* (*start)(void*), void* arg) {
+extern "C" int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*start)(void*),
+                              void* arg) {
   const auto real = benchprof::collect::RealPthreadCreate();
   const uint32_t listeners = benchprof::collect::ListenersForNewThread();
   if (listeners == 0) return real(thread, attr, start, arg);

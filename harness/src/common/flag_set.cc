@@ -15,18 +15,6 @@ namespace {
 constexpr size_t kUsageWidth = 79;
 constexpr size_t kMaxNameColumn = 30;
 
-// --help, -h, --h and --help=anything, in either dash spelling.
-bool IsHelp(std::string_view arg) {
-  if (arg.starts_with("--")) {
-    arg.remove_prefix(2);
-  } else if (arg.starts_with("-")) {
-    arg.remove_prefix(1);
-  } else {
-    return false;
-  }
-  return arg == "help" || arg == "h" || arg.starts_with("help=");
-}
-
 // "a, b or c".
 std::string JoinChoices(std::initializer_list<std::string_view> choices) {
   std::string joined;
@@ -82,6 +70,17 @@ std::string FormatBound(double bound) {
 
 }  // namespace
 
+bool IsHelpFlag(std::string_view arg) {
+  if (arg.starts_with("--")) {
+    arg.remove_prefix(2);
+  } else if (arg.starts_with("-")) {
+    arg.remove_prefix(1);
+  } else {
+    return false;
+  }
+  return arg == "help" || arg == "h" || arg.starts_with("help=");
+}
+
 std::string FormatExitCodes(std::span<const ExitCodeInfo> codes) {
   std::string text = "Exit codes:\n";
   for (const ExitCodeInfo& code : codes) {
@@ -128,8 +127,8 @@ void FlagSet::Int(std::string_view name, std::string_view value_name, int64_t mi
   Add(name, value_name, help, WholeNumberIn(min, max, target, expected));
 }
 
-void FlagSet::Int(std::string_view name, std::string_view value_name, int min, int max,
-                  int* target, std::string_view help, std::string_view expected) {
+void FlagSet::Int(std::string_view name, std::string_view value_name, int min, int max, int* target,
+                  std::string_view help, std::string_view expected) {
   Add(name, value_name, help, WholeNumberIn(min, max, target, expected));
 }
 
@@ -143,11 +142,10 @@ void FlagSet::Uint64(std::string_view name, std::string_view value_name, uint64_
   });
 }
 
-void FlagSet::Number(std::string_view name, std::string_view value_name, double above,
-                     double below, double* target, std::string_view help) {
-  std::string message =
-      "expected a number between " + FormatBound(above) + " and " + FormatBound(below) +
-      " (exclusive)";
+void FlagSet::Number(std::string_view name, std::string_view value_name, double above, double below,
+                     double* target, std::string_view help) {
+  std::string message = "expected a number between " + FormatBound(above) + " and " +
+                        FormatBound(below) + " (exclusive)";
   Add(name, value_name, help,
       [above, below, target, message = std::move(message)](std::string_view value) {
         const std::optional<double> parsed = ParseNumber(value);
@@ -199,6 +197,24 @@ bool FlagSet::Parse(std::span<const char* const> args, CommandLine* result,
   return Parse(std::span<const std::string>(copied), result, error);
 }
 
+bool FlagSet::ParseFlagsOnly(std::span<const char* const> args, bool* help,
+                             std::string* error) const {
+  const std::vector<std::string> copied(args.begin(), args.end());
+  return ParseFlagsOnly(std::span<const std::string>(copied), help, error);
+}
+
+bool FlagSet::ParseFlagsOnly(std::span<const std::string> args, bool* help,
+                             std::string* error) const {
+  CommandLine cl;
+  if (!Parse(args, &cl, error)) return false;
+  *help = cl.help;
+  if (cl.help || (cl.operands.empty() && !cl.has_separator)) return true;
+  const std::string stray = cl.operands.empty() ? "--" : cl.operands.front();
+  *error = "unexpected argument '" + stray + "' (flags are spelled --name=value; see " + program_ +
+           " --help)";
+  return false;
+}
+
 bool FlagSet::Parse(std::span<const std::string> args, CommandLine* result,
                     std::string* error) const {
   *result = CommandLine();
@@ -206,7 +222,7 @@ bool FlagSet::Parse(std::span<const std::string> args, CommandLine* result,
   // Help wins over any mistake around it.
   for (const std::string& arg : args) {
     if (arg == "--") break;
-    if (IsHelp(arg)) {
+    if (IsHelpFlag(arg)) {
       result->help = true;
       return true;
     }
@@ -222,8 +238,8 @@ bool FlagSet::Parse(std::span<const std::string> args, CommandLine* result,
       continue;
     }
     // "-" (standard input) and "-5" are operands, not flags.
-    if (arg.size() < 2 || arg[0] != '-' || (arg[1] != '-' && !std::isalpha(
-                                                                  static_cast<unsigned char>(arg[1])))) {
+    if (arg.size() < 2 || arg[0] != '-' ||
+        (arg[1] != '-' && !std::isalpha(static_cast<unsigned char>(arg[1])))) {
       result->operands.push_back(arg);
       continue;
     }

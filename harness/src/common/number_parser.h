@@ -25,7 +25,7 @@ enum class IntegerSyntax { kDecimal, kDecimalOrHex };
 // A whole number with an optional '+' or '-' sign; nothing if `text` is not
 // one or does not fit.
 std::optional<int64_t> ParseInteger(std::string_view text,
-                                     IntegerSyntax syntax = IntegerSyntax::kDecimalOrHex);
+                                    IntegerSyntax syntax = IntegerSyntax::kDecimalOrHex);
 
 // A whole number from 0 to 2^64 - 1, without a sign.
 std::optional<uint64_t> ParseUnsigned(std::string_view text,

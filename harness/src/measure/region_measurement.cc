@@ -34,7 +34,8 @@ RegionMeasurement RegionMeasurement::Start() {
 RegionCost RegionMeasurement::Stop() {
   collect::LeaveTimedRegion();
   RegionCost cost;
-  cost.cpu_seconds = static_cast<double>(Nanoseconds(CLOCK_PROCESS_CPUTIME_ID) - cpu_start_ns_) * 1e-9;
+  cost.cpu_seconds =
+      static_cast<double>(Nanoseconds(CLOCK_PROCESS_CPUTIME_ID) - cpu_start_ns_) * 1e-9;
   cost.wall_seconds = static_cast<double>(Nanoseconds(CLOCK_MONOTONIC) - wall_start_ns_) * 1e-9;
   const collect::AllocTotals totals = collect::TotalAllocations();
   cost.allocations_counted = collect::kAllocHooksEnabled;

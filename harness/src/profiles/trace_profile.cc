@@ -166,9 +166,8 @@ void TraceProfile::OnReportedRun(uint32_t segment, const aggregate::RunLabel& la
 Status TraceProfile::Finish(const aggregate::RunLabels&) {
   if (!recording_) return Status::Error("--trace: the trace was not started");
   for (const Segment& call : pending_) {
-    tracer::RecordRun(call.begin_ticks,
-                      call.end_ticks != 0 ? call.end_ticks : tracer::ReadTicks(), kUnreportedRun,
-                      call.iterations, 1, 0);
+    tracer::RecordRun(call.begin_ticks, call.end_ticks != 0 ? call.end_ticks : tracer::ReadTicks(),
+                      kUnreportedRun, call.iterations, 1, 0);
   }
   pending_.clear();
   recording_ = false;

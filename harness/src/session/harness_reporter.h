@@ -22,8 +22,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <set>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,7 +48,8 @@ class RunAuditor {
 
   // Called once per reported run that carries a profile segment (the hidden
   // counter, which Audit removes from every run).
-  void SetSegmentListener(std::function<void(uint32_t segment, const aggregate::RunLabel& label)> listener) {
+  void SetSegmentListener(
+      std::function<void(uint32_t segment, const aggregate::RunLabel& label)> listener) {
     segment_listener_ = std::move(listener);
   }
 

@@ -143,10 +143,9 @@ void WarnOfDisturbances(const std::string& program, const Request& request) {
     std::fprintf(stderr,
                  "%s: warning: --%.*s and --%.*s together: %.*s; profile one at a time for exact "
                  "figures\n",
-                 program.c_str(), static_cast<int>(traits.disturbs.size()),
-                 traits.disturbs.data(), static_cast<int>(traits.output_flag.size()),
-                 traits.output_flag.data(), static_cast<int>(traits.disturbance.size()),
-                 traits.disturbance.data());
+                 program.c_str(), static_cast<int>(traits.disturbs.size()), traits.disturbs.data(),
+                 static_cast<int>(traits.output_flag.size()), traits.output_flag.data(),
+                 static_cast<int>(traits.disturbance.size()), traits.disturbance.data());
   }
 }
 
@@ -282,7 +281,7 @@ int Main(int argc, char** argv) {
 
   std::vector<std::string> args = NormalizeArguments(argc, argv, flags);
   for (const std::string& arg : args) {
-    if (cli::IsHelpFlag(arg)) {
+    if (IsHelpFlag(arg)) {
       cli::PrintHelp(flags);
       return kExitOk;
     }

@@ -5,14 +5,13 @@
 //   FlagSet flags("benchprof convert");
 //   flags.File("out", &out_path, "write to FILE (atomically) instead of standard output");
 //   CommandLine cl;
-//   std::string error;
-//   if (!flags.Parse(args, &cl, &error)) return Fail(err, "benchprof convert", error);
-//   if (cl.help) { out += CommandHelp(kIntro, flags, kExitCodes); return kExitOk; }
+//   if (auto done = ParseSubcommand(flags, args, kIntro, kExitCodes, &cl, out, err)) return *done;
 //
 // Thread-safety: thread-safe (constants and pure functions).
 #ifndef BENCHPROF_TOOLS_TOOL_COMMAND_H_
 #define BENCHPROF_TOOLS_TOOL_COMMAND_H_
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -49,6 +48,14 @@ struct ToolCommand {
 // what the command accepts.
 std::string CommandHelp(std::string_view intro, const FlagSet& flags,
                         std::span<const ExitCodeInfo> exit_codes);
+
+// Parses a subcommand's `args` with `flags`. Returns the exit code when the
+// subcommand is done already: its help was asked for (appended to `out`,
+// kExitOk) or the arguments are bad (one line in `err` naming `program`,
+// kExitBadInput). Returns nothing, with `*cl` filled, when it should run.
+std::optional<int> ParseSubcommand(const FlagSet& flags, std::span<const std::string> args,
+                                   std::string_view intro, std::span<const ExitCodeInfo> exit_codes,
+                                   CommandLine* cl, std::string& out, std::string& err);
 
 // Appends "`program`: `message`" to `err` as one line (control characters
 // in `message` become spaces, see OneLine) and returns kExitBadInput: the one

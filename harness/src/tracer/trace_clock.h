@@ -62,7 +62,9 @@ inline uint64_t MonotonicNanos() {
 inline uint64_t ReadTicks() {
   // rdtsc without a fence: an event's position within a few instructions
   // does not matter, and a fence would double the cost.
-  return __builtin_expect(internal::g_ticks_are_tsc.load(std::memory_order_relaxed), 1) ? __rdtsc() : MonotonicNanos();
+  return __builtin_expect(internal::g_ticks_are_tsc.load(std::memory_order_relaxed), 1)
+             ? __rdtsc()
+             : MonotonicNanos();
 }
 
 // Converts ticks to nanoseconds since the start of tracing.

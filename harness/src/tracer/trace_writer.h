@@ -67,8 +67,8 @@ class TraceWriter {
   const uint32_t generation_;
   std::unique_ptr<TraceFormatter> formatter_;
   std::optional<RecordDecoder> decoder_;  // with the formatter
-  std::optional<TraceSpool> spool_;      // with the formatter, while it works
-  Status replay_status_;                 // set if the spool could not be read back
+  std::optional<TraceSpool> spool_;       // with the formatter, while it works
+  Status replay_status_;                  // set if the spool could not be read back
 
   // Set (release) after end_ticks_ and totals_, which the writer thread
   // reads once it sees it.

@@ -85,11 +85,8 @@ int RunConvertCommand(const std::vector<std::string>& args, std::string& out, st
   FlagSet flags{std::string(kProgram)};
   DeclareFlags(flags, &settings);
   CommandLine cl;
-  std::string error;
-  if (!flags.Parse(args, &cl, &error)) return Fail(err, error);
-  if (cl.help) {
-    out += tools::CommandHelp(kIntro, flags, kExitCodes);
-    return kExitOk;
+  if (auto done = tools::ParseSubcommand(flags, args, kIntro, kExitCodes, &cl, out, err)) {
+    return *done;
   }
   const std::string& out_path = settings.out_path;
   std::vector<std::string> files = cl.operands;

@@ -98,11 +98,8 @@ int RunTraceSummaryCommand(const std::vector<std::string>& args, std::string& ou
   FlagSet flags{std::string(kProgram)};
   DeclareFlags(flags, &format);
   CommandLine cl;
-  std::string error;
-  if (!flags.Parse(args, &cl, &error)) return Fail(err, error);
-  if (cl.help) {
-    out += tools::CommandHelp(kIntro, flags, kExitCodes);
-    return kExitOk;
+  if (auto done = tools::ParseSubcommand(flags, args, kIntro, kExitCodes, &cl, out, err)) {
+    return *done;
   }
   std::vector<std::string> files = cl.operands;
   files.insert(files.end(), cl.after_separator.begin(), cl.after_separator.end());

@@ -7,6 +7,10 @@ if(BENCHPROF_SANITIZE)
     # Those runtimes replace malloc themselves; two replacements cannot coexist.
     set(BENCHPROF_ALLOC_HOOKS OFF CACHE BOOL "" FORCE)
   endif()
+  if(BENCHPROF_SANITIZE MATCHES "thread")
+    # TSan intercepts the lock functions and must see every lock.
+    set(BENCHPROF_CONTENTION_HOOKS OFF CACHE BOOL "" FORCE)
+  endif()
 endif()
 
 # Applies the project's warnings to one of its own targets (never to users').

@@ -175,7 +175,7 @@ std::vector<std::string> FixtureEvents() {
 
 TEST(TraceEventParserTest, WriterShapedEvents) {
   const std::vector<std::string> events = FixtureEvents();
-  ASSERT_EQ(events.size(), 52u);
+  ASSERT_EQ(events.size(), 53u);
   for (const std::string& text : events) {
     const Decoded d = Streamed(text, text.size());
     EXPECT_TRUE(d.ok) << text << ": " << d.message;

@@ -106,12 +106,12 @@ TEST(TraceSummaryCliTest, TruncatedTraceIsSummarizedWithAWarning) {
   const std::vector<std::string> warnings = Lines(r.stderr_text);
   ASSERT_GE(warnings.size(), 1u);
   EXPECT_EQ(warnings[0], "benchprof trace-summary: warning: " + dir.File("killed.json") +
-                             ": line 30: the file ends inside an event: the trace was cut short "
-                             "(was the bench process killed?); summarizing the 28 complete events");
+                             ": line 31: the file ends inside an event: the trace was cut short "
+                             "(was the bench process killed?); summarizing the 29 complete events");
   StatusOr<json::Value> doc = json::Parse(r.stdout_text);
   ASSERT_TRUE(doc.ok()) << doc.status().message();
   EXPECT_TRUE(doc->Find("truncated")->as_bool());
-  EXPECT_EQ(doc->Find("events")->as_number(), 28);
+  EXPECT_EQ(doc->Find("events")->as_number(), 29);
   // The Search region whose end was cut off (thread 3) and the one never
   // ended (thread 2) are unmatched.
   EXPECT_EQ(doc->Find("unmatched")->Find("span_begins")->as_number(), 2);

@@ -50,7 +50,7 @@ TraceSummary SummarizeFixture(size_t chunk) {
 
 TEST(TraceSummaryGoldenTest, TextAndJson) {
   const TraceSummary s = SummarizeFixture(kDefaultTraceChunkBytes);
-  EXPECT_EQ(s.events, 52u);
+  EXPECT_EQ(s.events, 53u);
   ExpectGolden("trace_summary.txt", RenderTraceSummary(s, TraceSummaryFormat::kText));
   ExpectGolden("trace_summary.json", RenderTraceSummary(s, TraceSummaryFormat::kJson));
 }

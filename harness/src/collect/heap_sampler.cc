@@ -7,15 +7,12 @@
 //   g_rate        set by Start (the mean gap) and Stop (0); read by every
 //                 thread's slow path.
 //   g_generation  bumped by Start, so each thread draws a fresh gap.
-//   g_table       mapped once by the first Start, never unmapped: sampled
-//                 blocks refer to their bucket by index for as long as they
-//                 live. Slots are claimed with one compare-and-swap and
-//                 published with a release store of their key.
-//   g_stacks      append-only arena of stack words, reserved by fetch_add.
+//   g_table       the buckets (stack_bucket_table.h), mapped once by the
+//                 first Start, never unmapped: sampled blocks refer to
+//                 their bucket by index for as long as they live.
 #include "collect/heap_sampler.h"
 
 #include <errno.h>
-#include <sys/mman.h>
 #include <x86intrin.h>
 
 #include <atomic>
@@ -24,7 +21,8 @@
 #include <string>
 
 #include "collect/alloc_counter.h"
-#include "collect/allocator_text.h"
+#include "collect/hook_text.h"
+#include "collect/stack_bucket_table.h"
 #include "collect/stack_capture.h"
 #include "collect/timed_scope.h"
 
@@ -51,13 +49,7 @@ using internal::t_heap;
 constexpr int64_t kRecheckBytes = 64 * 1024;
 
 constexpr size_t kBucketCount = size_t{1} << 20;  // 64 MiB of address space
-constexpr size_t kMaxProbes = 64;
-constexpr size_t kStackWords = size_t{1} << 26;  // 512 MiB of address space
-constexpr uint64_t kNoBucket = ~uint64_t{0};
-// Bucket key states: 0 empty, kFilling being written, else the key's hash
-// with the top bit set.
-constexpr uint64_t kFilling = 1;
-constexpr uint64_t kReadyBit = uint64_t{1} << 63;
+constexpr size_t kStackWords = size_t{1} << 26;   // 512 MiB of address space
 
 // A sampled block's header, the 32 bytes before the caller's pointer.
 constexpr size_t kHeaderBytes = 32;
@@ -69,12 +61,8 @@ struct BlockHeader {
 };
 static_assert(sizeof(BlockHeader) == kHeaderBytes);
 
-struct alignas(64) BucketSlot {
-  std::atomic<uint64_t> key{0};
-  uint64_t size = 0;
-  uint32_t segment = 0;
-  uint32_t depth = 0;
-  uint64_t stack_at = 0;  // index into g_stacks
+// A bucket's counts; its tag is the requested size.
+struct HeapCounts {
   std::atomic<uint64_t> allocs{0};
   std::atomic<uint64_t> frees{0};
 };
@@ -83,9 +71,7 @@ std::atomic<int64_t> g_rate{0};
 std::atomic<uint32_t> g_generation{0};
 bool g_running = false;
 
-BucketSlot* g_table = nullptr;
-uintptr_t* g_stacks = nullptr;
-std::atomic<size_t> g_stacks_used{0};
+constinit StackBucketTable<HeapCounts> g_table;
 std::atomic<uint64_t> g_dropped{0};
 std::atomic<uint64_t> g_dropped_bytes{0};
 
@@ -122,87 +108,24 @@ int64_t NextGap(internal::HeapThreadState& state, int64_t rate) {
   return static_cast<int64_t>(gap < kMaxGap ? gap : kMaxGap);
 }
 
-uint64_t HashKey(const uintptr_t* frames, size_t depth, uint64_t size, uint32_t segment) {
-  uint64_t h = size * 0x9e3779b97f4a7c15ULL ^ segment;
-  for (size_t i = 0; i < depth; ++i) {
-    h ^= frames[i] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  }
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  return h | kReadyBit;
-}
-
-bool SameKey(const BucketSlot& slot, const uintptr_t* frames, size_t depth, uint64_t size,
-             uint32_t segment) {
-  return slot.size == size && slot.segment == segment && slot.depth == depth &&
-         std::memcmp(g_stacks + slot.stack_at, frames, depth * sizeof(uintptr_t)) == 0;
-}
-
-// The bucket of (frames, size, segment), created if new; kNoBucket when the
-// table or the stack arena is full. Lock-free: two threads inserting the
-// same new key at once may create two buckets, which the profile builder
-// merges.
-uint64_t FindOrInsertBucket(const uintptr_t* frames, size_t depth, uint64_t size,
-                            uint32_t segment) {
-  const uint64_t hash = HashKey(frames, depth, size, segment);
-  for (size_t probe = 0; probe < kMaxProbes; ++probe) {
-    const size_t index = (hash + probe) & (kBucketCount - 1);
-    BucketSlot& slot = g_table[index];
-    uint64_t key = slot.key.load(std::memory_order_acquire);
-    if (key == 0) {
-      const size_t stack_at = g_stacks_used.fetch_add(depth, std::memory_order_relaxed);
-      if (stack_at + depth > kStackWords) return kNoBucket;
-      uint64_t expected = 0;
-      if (slot.key.compare_exchange_strong(expected, kFilling, std::memory_order_acquire)) {
-        slot.size = size;
-        slot.segment = segment;
-        slot.depth = static_cast<uint32_t>(depth);
-        slot.stack_at = stack_at;
-        std::memcpy(g_stacks + stack_at, frames, depth * sizeof(uintptr_t));
-        slot.key.store(hash, std::memory_order_release);
-        return index;
-      }
-      key = expected;  // another thread claimed it; its words are wasted
-    }
-    if (key == hash && SameKey(slot, frames, depth, size, segment)) return index;
-  }
-  return kNoBucket;
-}
-
-// The allocator's own frames at the top of a captured stack end at the last
-// address inside the allocator text; the next address is the caller's.
-size_t FirstCallerFrame(const uintptr_t* frames, size_t captured) {
-  size_t first = 0;
-  while (first < captured && !IsAllocatorText(frames[first])) ++first;
-  if (first == captured) return 0;  // not captured from the allocator: keep all
-  while (first < captured && IsAllocatorText(frames[first])) ++first;
-  return first;
-}
-
 // Records one sampled allocation of `size` bytes; returns its bucket.
 BENCHPROF_ALLOCATOR_TEXT uint64_t RecordSample(uint64_t size) {
   constexpr int kOwnFrames = 8;  // unwinder, CaptureStack, this, the hook
   uintptr_t frames[kMaxHeapFrames + kOwnFrames];
   const int result = CaptureStack(frames, kMaxHeapFrames + kOwnFrames);
   const size_t captured = result > 0 ? static_cast<size_t>(result) : 0;
-  const size_t first = FirstCallerFrame(frames, captured);
+  const size_t first = FirstFrameAfterHook(frames, captured, &IsAllocatorText);
   size_t depth = captured - first;
   if (depth > static_cast<size_t>(kMaxHeapFrames)) depth = kMaxHeapFrames;
-  const uint64_t bucket = FindOrInsertBucket(frames + first, depth, size, CurrentProfileSegment());
+  const uint64_t bucket =
+      g_table.FindOrInsert(frames + first, depth, size, CurrentProfileSegment());
   if (bucket == kNoBucket) {
     g_dropped.fetch_add(1, std::memory_order_relaxed);
     g_dropped_bytes.fetch_add(size, std::memory_order_relaxed);
   } else {
-    g_table[bucket].allocs.fetch_add(1, std::memory_order_relaxed);
+    g_table.counters(bucket).allocs.fetch_add(1, std::memory_order_relaxed);
   }
   return bucket;
-}
-
-void* MapNoReserve(size_t bytes) {
-  void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  return memory == MAP_FAILED ? nullptr : memory;
 }
 
 // The free path's test relies on glibc keeping a size with bit 3 clear in the
@@ -294,7 +217,7 @@ BENCHPROF_ALLOCATOR_TEXT void FreeSampled(void* block) noexcept {
     return;
   }
   if (header->bucket != kNoBucket) {
-    g_table[header->bucket].frees.fetch_add(1, std::memory_order_relaxed);
+    g_table.counters(header->bucket).frees.fetch_add(1, std::memory_order_relaxed);
   }
   __libc_free(static_cast<char*>(block) - header->offset);
 }
@@ -310,19 +233,8 @@ Status StartHeapSampler(int64_t rate) {
   if (rate < 1) return Status::Error("the sampling rate must be at least 1 byte");
   if (g_running) return Status::Error("the heap sampler is already running");
   if (Status layout = CheckAllocatorLayout(); !layout.ok()) return layout;
-  if (g_table == nullptr) {
-    void* table = MapNoReserve(kBucketCount * sizeof(BucketSlot));
-    void* stacks = MapNoReserve(kStackWords * sizeof(uintptr_t));
-    if (table == nullptr || stacks == nullptr) {
-      const int error = errno;
-      if (table != nullptr) munmap(table, kBucketCount * sizeof(BucketSlot));
-      if (stacks != nullptr) munmap(stacks, kStackWords * sizeof(uintptr_t));
-      return Status::Error(std::string("cannot map the heap sample table: ") +
-                           std::strerror(error));
-    }
-    // Zero-filled anonymous memory is a table of empty slots.
-    g_table = static_cast<BucketSlot*>(table);
-    g_stacks = static_cast<uintptr_t*>(stacks);
+  if (Status mapped = g_table.Map(kBucketCount, kStackWords, "heap sample table"); !mapped.ok()) {
+    return mapped;
   }
   WarmUpStackCapture();
   g_running = true;
@@ -338,14 +250,11 @@ void StopHeapSampler() {
 }
 
 void ForEachHeapBucket(const std::function<void(const HeapBucket&)>& visit) {
-  if (g_table == nullptr) return;
-  for (size_t i = 0; i < kBucketCount; ++i) {
-    const BucketSlot& slot = g_table[i];
-    if ((slot.key.load(std::memory_order_acquire) & kReadyBit) == 0) continue;
-    visit(HeapBucket{slot.segment, slot.size, slot.allocs.load(std::memory_order_relaxed),
-                     slot.frees.load(std::memory_order_relaxed),
-                     std::span<const uintptr_t>(g_stacks + slot.stack_at, slot.depth)});
-  }
+  g_table.ForEach([&](const StackBucket<HeapCounts>& bucket) {
+    visit(HeapBucket{bucket.segment, bucket.tag,
+                     bucket.counters.allocs.load(std::memory_order_relaxed),
+                     bucket.counters.frees.load(std::memory_order_relaxed), bucket.stack});
+  });
 }
 
 HeapSamplerStats GetHeapSamplerStats() {

@@ -10,7 +10,7 @@
 // Compiled with -fno-builtin so the compiler cannot turn these bodies into
 // calls to themselves, and without frame pointers: the forwarding functions
 // become tail calls (unwinders use the CFI). Every function is placed in the
-// allocator section (allocator_text.h), so heap profile stacks start at the
+// allocator section (hook_text.h), so heap profile stacks start at the
 // caller.
 //
 // Counting rules: see alloc_counter.h. B/op is the requested size. realloc
@@ -35,8 +35,8 @@
 #include <new>
 
 #include "collect/alloc_counter.h"
-#include "collect/allocator_text.h"
 #include "collect/heap_sampler.h"
+#include "collect/hook_text.h"
 
 // glibc's own allocator. noexcept, as C functions are: without it a call
 // from a noexcept function needs an exception region and cannot be a tail

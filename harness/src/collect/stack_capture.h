@@ -11,6 +11,11 @@
 // capturing for the heap sampler, or an allocation made by the unwinder
 // itself, finds the guard set and gets no stack.
 //
+// Outside signal handlers a thread's first 32 captures also walk frame by
+// frame: setting up the cache costs about 200 us, which a thread that
+// records only a few stacks (a worker started per benchmark iteration)
+// should not pay; a thread that keeps capturing sets it up then.
+//
 // Thread-safety: every function acts on the calling thread only.
 #ifndef BENCHPROF_COLLECT_STACK_CAPTURE_H_
 #define BENCHPROF_COLLECT_STACK_CAPTURE_H_

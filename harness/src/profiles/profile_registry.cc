@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "profiles/contention_profiles.h"
 #include "profiles/cpu_profile.h"
 #include "profiles/heap_profile.h"
 #include "profiles/trace_profile.h"
@@ -13,9 +14,7 @@ using ProfileFactory = std::unique_ptr<Profile> (*)();
 
 // Every profile kind. Add a kind here.
 constexpr ProfileFactory kProfileKinds[] = {
-    &MakeCpuProfile,
-    &MakeHeapProfile,
-    &MakeTraceProfile,
+    &MakeCpuProfile, &MakeHeapProfile, &MakeTraceProfile, &MakeBlockProfile, &MakeMutexProfile,
 };
 
 }  // namespace

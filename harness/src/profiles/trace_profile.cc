@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "collect/alloc_counter.h"
+#include "collect/contention_sampler.h"
 #include "collect/timed_scope.h"
 #include "tracer/chrome_json_writer.h"
 #include "tracer/trace_recorder.h"
@@ -39,6 +40,34 @@ constexpr ProfileTraits kTraits{
 
 constexpr char kUnreportedRun[] = "(run not reported)";
 
+// Waits this long or longer become "blocked" slices (docs/trace-format.md).
+constexpr int64_t kMinBlockedSliceNs = 10'000;
+
+const char* BlockedSliceName(collect::WaitKind kind) {
+  switch (kind) {
+    case collect::WaitKind::kMutex:
+      return "blocked on a mutex";
+    case collect::WaitKind::kRwlockRead:
+    case collect::WaitKind::kRwlockWrite:
+      return "blocked on an rwlock";
+    case collect::WaitKind::kCondition:
+      return "blocked on a condition variable";
+    case collect::WaitKind::kSemaphore:
+      return "blocked on a semaphore";
+    case collect::WaitKind::kJoin:
+      return "blocked on a thread join";
+  }
+  return "blocked";
+}
+
+// The lock hooks tell the tracer of every long wait, on the waiting thread.
+constexpr collect::WaitObserver kBlockedSlices{
+    [] { return tracer::ReadTicks(); },
+    [](collect::WaitKind kind, uint64_t begin, uint64_t end) {
+      tracer::RecordBlocked(begin, end, BlockedSliceName(kind));
+    },
+    kMinBlockedSliceNs};
+
 // Which worker name this thread has in the trace (-1: none yet).
 thread_local int t_worker_index = -1;
 
@@ -46,7 +75,9 @@ class TraceProfile final : public Profile {
  public:
   // A trace still recording is stopped and discarded.
   ~TraceProfile() override {
-    if (recording_) (void)tracer::StopRecording();
+    if (!recording_) return;
+    collect::SetWaitObserver(nullptr);
+    (void)tracer::StopRecording();
   }
 
   const ProfileTraits& traits() const override { return kTraits; }
@@ -126,6 +157,7 @@ Status TraceProfile::Start(AtomicFile output, const SessionInfo& session) {
   }
   recording_ = true;
   tracer::NameCurrentThread("main");
+  if (collect::LockHooksAreLive()) collect::SetWaitObserver(&kBlockedSlices);
   return Status();
 }
 
@@ -171,6 +203,7 @@ Status TraceProfile::Finish(const aggregate::RunLabels&) {
   }
   pending_.clear();
   recording_ = false;
+  collect::SetWaitObserver(nullptr);
   StatusOr<tracer::RecorderStats> stats = tracer::StopRecording();
   run_names_.clear();
   if (!stats.ok()) return stats.status().WithContext("--trace=" + file_->path());

@@ -197,6 +197,15 @@ void ChromeJsonWriter::AddRun(const TraceEvent& e) {
   Close();
 }
 
+void ChromeJsonWriter::AddBlocked(const TraceEvent& e) {
+  Open('X', e.tid, e.ts_ns);
+  buffer_ += ",\"dur\":";
+  AppendMicros(buffer_, e.dur_ns);
+  Field("cat", "blocked");
+  Field("name", e.name);
+  Close();
+}
+
 void ChromeJsonWriter::AddAllocations(const TraceEvent& e) {
   Open('C', e.tid, e.ts_ns);
   Field("cat", "memory");
@@ -244,6 +253,9 @@ void ChromeJsonWriter::Add(const TraceEvent& e) {
       break;
     case EventType::kAllocations:
       AddAllocations(e);
+      break;
+    case EventType::kBlocked:
+      AddBlocked(e);
       break;
   }
 }

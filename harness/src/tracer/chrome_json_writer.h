@@ -65,6 +65,8 @@ class ChromeJsonWriter final : public TraceFormatter {
   [[gnu::always_inline]] inline void AddRun(const TraceEvent& e);
   // The allocation totals: a counter event.
   [[gnu::always_inline]] inline void AddAllocations(const TraceEvent& e);
+  // A wait of the thread (a contended lock, a condition variable, ...).
+  [[gnu::always_inline]] inline void AddBlocked(const TraceEvent& e);
 
   const std::string path_;
   std::FILE* file_ = nullptr;

@@ -171,6 +171,12 @@ void RecordDecoder::DecodeMeasurement(const Chunk& chunk, uint32_t at, pid_t tid
       e.iterations = PayloadWord(chunk, at, 0);
       e.calls = PayloadWord(chunk, at, 1);
       break;
+    case RecordKind::kBlocked:
+      e.type = EventType::kBlocked;
+      e.ts_ns = clock_.NanosSinceStart(r.ticks);
+      e.dur_ns = std::max<int64_t>(0, clock_.NanosSinceStart(r.a) - e.ts_ns);
+      e.name = NameOf(r.b);
+      break;
     case RecordKind::kCpuUsage:
       e.type = EventType::kCpuUsage;
       e.ts_ns = std::max<int64_t>(0, clock_.NanosSinceStart(r.ticks));
@@ -224,6 +230,7 @@ void RecordDecoder::Decode(const Chunk& chunk, uint32_t from, uint32_t to) {
         DecodeTaskRecord(chunk, at, tid, thread);
         break;
       case RecordKind::kRun:
+      case RecordKind::kBlocked:
       case RecordKind::kCpuUsage:
       case RecordKind::kProcessCpu:
       case RecordKind::kAllocations:

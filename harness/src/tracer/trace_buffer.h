@@ -54,6 +54,8 @@ namespace benchprof::tracer {
 //                 payload: the counter name
 //   kAllocations  a = bytes, b = objects (running totals)
 //   kProcessCpu   ticks = start of the interval, b = CPUs busy (double bits)
+//   kBlocked      ticks = begin, a = end ticks, b = what was waited for
+//                 (const char*)
 enum class RecordKind : uint8_t {
   kInvalid = 0,
   kThreadName,
@@ -72,6 +74,7 @@ enum class RecordKind : uint8_t {
   kCpuUsage,
   kAllocations,
   kProcessCpu,
+  kBlocked,
 };
 
 // One event. Names are pointers to static-lifetime strings, so an event is

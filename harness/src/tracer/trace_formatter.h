@@ -44,13 +44,14 @@ enum class EventType : uint8_t {
   kCpuUsage,     // name (counter name), subject_tid, busy over [ts, next event of the name)
   kAllocations,  // bytes, objects: running totals
   kProcessCpu,   // busy: CPUs in use, 0..cpus, over [ts, next such event)
+  kBlocked,      // the thread waited: name (what for), dur_ns
 };
 
 struct TraceEvent {
   EventType type = EventType::kThreadStart;
   pid_t tid = 0;       // the recording thread
   int64_t ts_ns = 0;   // since the start of tracing
-  int64_t dur_ns = 0;  // kRun
+  int64_t dur_ns = 0;  // kRun, kBlocked
   std::string_view name;
   std::string_view message;
   uint64_t task_id = 0;

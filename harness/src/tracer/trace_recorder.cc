@@ -33,6 +33,8 @@ namespace {
 using trace_internal::g_recording;
 
 __thread int t_creating_internal __attribute__((tls_model("initial-exec"))) = 0;
+// The recorder's own threads: their waits are not the program's.
+__thread bool t_internal_thread __attribute__((tls_model("initial-exec"))) = false;
 
 std::atomic<uint64_t> g_next_task_id{1};
 
@@ -199,6 +201,11 @@ void RecordRun(uint64_t begin_ticks, uint64_t end_ticks, const char* name, uint6
   });
 }
 
+void RecordBlocked(uint64_t begin_ticks, uint64_t end_ticks, const char* what) noexcept {
+  if (t_internal_thread || !g_recording.load(std::memory_order_relaxed)) return;
+  EmitSimple(RecordKind::kBlocked, begin_ticks, end_ticks, Pointer(what));
+}
+
 void RecordCpuUsage(uint64_t start_ticks, pid_t subject_tid, double busy,
                     std::string_view counter_name) noexcept {
   counter_name = counter_name.substr(0, 96);
@@ -237,6 +244,7 @@ bool WantsNewThread() noexcept {
 }
 
 void BeginInternalThread(std::string_view name, bool records) {
+  t_internal_thread = true;
   if (!records || t_slot != nullptr) return;
   if (ClaimSlotForCurrentThread(/*internal=*/true) == nullptr) return;
   SetSlotName(*t_slot, name, NameRank::kExplicit);

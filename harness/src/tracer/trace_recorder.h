@@ -103,6 +103,11 @@ void NameCurrentThread(std::string_view name) noexcept;
 void RecordRun(uint64_t begin_ticks, uint64_t end_ticks, const char* name, uint64_t iterations,
                uint64_t calls, uint32_t threads) noexcept;
 
+// The calling thread waited from `begin_ticks` to `end_ticks` for `what`
+// ("a mutex"; static lifetime), a "blocked" slice on its track. Ignored on
+// the recorder's own threads. Lock context: no lock, no allocation.
+void RecordBlocked(uint64_t begin_ticks, uint64_t end_ticks, const char* what) noexcept;
+
 // ---- for the sampler ----
 // Names thread `tid` in the trace; of the names a thread gets, the trace
 // keeps the last of the highest rank (a name the harness gave it wins over

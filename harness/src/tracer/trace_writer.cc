@@ -93,6 +93,7 @@ void TraceWriter::DrainLiveChunks() {
 }
 
 void TraceWriter::Run(std::function<void()> on_thread_start) {
+  BeginInternalThread("benchprof trace writer", /*records=*/false);
   if (on_thread_start) on_thread_start();
   const pid_t tid = gettid();
   while (!finishing_.load(std::memory_order_acquire)) {

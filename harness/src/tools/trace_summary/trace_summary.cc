@@ -189,6 +189,8 @@ void TraceSummarizer::Add(const TraceEvent& e) {
     case 'X':
       if (e.category == "region" && e.dur_ns) {
         AddDuration(regions_, regions_.Intern(e.name), *e.dur_ns);
+      } else if (e.category == "blocked" && e.dur_ns && *e.dur_ns > 0) {
+        blocked_ns_[{e.pid, e.tid}] += *e.dur_ns;
       }
       return;
     case 'b':
@@ -222,17 +224,7 @@ void TraceSummarizer::Add(const TraceEvent& e) {
   }
 }
 
-TraceSummary TraceSummarizer::Finish(const std::string& file, const TraceFileInfo& info) && {
-  TraceSummary s;
-  s.file = file;
-  s.layout = info.layout;
-  s.events = info.events;
-  s.truncated = info.truncated;
-  s.truncation = info.truncation;
-  s.has_interval = has_time_;
-  s.start_ns = min_ts_;
-  s.end_ns = max_end_;
-
+void TraceSummarizer::ReadOtherData(const TraceFileInfo& info, TraceSummary& s) const {
   s.dropped_events = dropped_from_instants_;
   if (const json::Value* dropped = info.other_data.Find("dropped_events");
       dropped != nullptr && dropped->is_number() && dropped->as_number() >= 0) {
@@ -248,27 +240,16 @@ TraceSummary TraceSummarizer::Finish(const std::string& file, const TraceFileInf
       v != nullptr && v->is_number() && v->as_number() >= 1 && v->as_number() <= 1e6) {
     s.cpus = static_cast<uint32_t>(v->as_number());
   }
+}
 
-  // Threads: one per CPU counter series, named by thread_name metadata when
-  // there is one for its tid, then threads that only have a name.
-  std::map<std::pair<int64_t, int64_t>, bool> has_series;
+// Threads: one per CPU counter series, named by thread_name metadata when
+// there is one for its tid, then threads that only have a name or only
+// blocked slices.
+std::vector<ThreadUsage> TraceSummarizer::Threads() {
+  std::vector<ThreadUsage> threads;
+  std::map<std::pair<int64_t, int64_t>, bool> listed;
   for (auto& [pid, by_name] : cpu_series_) {
     for (auto& [counter, samples] : by_name) {
-      // Samples of one series need not be in file order (the format orders
-      // only B/E/i/b/e/n per thread), so sort; stable keeps the file's order
-      // for equal times, where the later sample wins.
-      std::stable_sort(
-          samples.begin(), samples.end(),
-          [](const CounterSample& a, const CounterSample& b) { return a.ts_ns < b.ts_ns; });
-      // Each sample holds from its ts to the next one's; the last holds to
-      // the end of the interval (the writer makes it 0; in a cut-off trace
-      // it is the last known state). Before the first sample the thread
-      // counts as idle.
-      double busy_ns = 0;
-      for (size_t i = 0; i < samples.size(); ++i) {
-        const int64_t until = i + 1 < samples.size() ? samples[i + 1].ts_ns : max_end_;
-        busy_ns += samples[i].busy * static_cast<double>(until - samples[i].ts_ns);
-      }
       const auto [counter_name, tid] = ParseCpuCounterName(counter);
       ThreadUsage t;
       t.pid = pid;
@@ -277,30 +258,57 @@ TraceSummary TraceSummarizer::Finish(const std::string& file, const TraceFileInf
       t.name = tid >= 0 && named != thread_names_.end() ? named->second : std::string(counter_name);
       t.has_cpu = true;
       t.samples = samples.size();
-      t.busy_ns = std::llround(busy_ns);
-      s.threads.push_back(std::move(t));
-      has_series[{pid, tid}] = true;
+      t.busy_ns = BusyNanos(samples);
+      threads.push_back(std::move(t));
+      listed[{pid, tid}] = true;
     }
   }
-  for (const auto& [key, name] : thread_names_) {
-    if (has_series.count(key) != 0) continue;
+  const auto add_unlisted = [&](std::pair<int64_t, int64_t> key) {
+    if (!listed.emplace(key, true).second) return;
     ThreadUsage t;
     t.pid = key.first;
     t.tid = key.second;
-    t.name = name;
-    s.threads.push_back(std::move(t));
+    const auto named = thread_names_.find(key);
+    if (named != thread_names_.end()) t.name = named->second;
+    threads.push_back(std::move(t));
+  };
+  for (const auto& [key, name] : thread_names_) add_unlisted(key);
+  for (const auto& [key, blocked] : blocked_ns_) add_unlisted(key);
+  for (ThreadUsage& t : threads) {
+    if (const auto blocked = blocked_ns_.find({t.pid, t.tid}); blocked != blocked_ns_.end()) {
+      t.blocked_ns = blocked->second;
+    }
   }
-  std::sort(s.threads.begin(), s.threads.end(), [](const ThreadUsage& a, const ThreadUsage& b) {
+  std::sort(threads.begin(), threads.end(), [](const ThreadUsage& a, const ThreadUsage& b) {
     if (a.has_cpu != b.has_cpu) return a.has_cpu;
     if (a.busy_ns != b.busy_ns) return a.busy_ns > b.busy_ns;
     if (a.name != b.name) return a.name < b.name;
     if (a.tid != b.tid) return a.tid < b.tid;
     return a.pid < b.pid;
   });
+  return threads;
+}
 
-  s.tasks = tasks_.Summarize();
-  s.regions = regions_.Summarize();
+int64_t TraceSummarizer::BusyNanos(std::vector<CounterSample>& samples) const {
+  // Samples of one series need not be in file order (the format orders
+  // only B/E/i/b/e/n per thread), so sort; stable keeps the file's order
+  // for equal times, where the later sample wins.
+  std::stable_sort(
+      samples.begin(), samples.end(),
+      [](const CounterSample& a, const CounterSample& b) { return a.ts_ns < b.ts_ns; });
+  // Each sample holds from its ts to the next one's; the last holds to the
+  // end of the interval (the writer makes it 0; in a cut-off trace it is
+  // the last known state). Before the first sample the thread counts as
+  // idle.
+  double busy_ns = 0;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const int64_t until = i + 1 < samples.size() ? samples[i + 1].ts_ns : max_end_;
+    busy_ns += samples[i].busy * static_cast<double>(until - samples[i].ts_ns);
+  }
+  return std::llround(busy_ns);
+}
 
+void TraceSummarizer::CountUnmatched(TraceSummary& s) const {
   s.unmatched.span_ends = span_ends_unmatched_;
   for (const auto& [thread, stack] : stacks_) s.unmatched.span_begins += stack.size();
   s.unmatched.task_begins = task_begins_unmatched_;
@@ -308,18 +316,22 @@ TraceSummary TraceSummarizer::Finish(const std::string& file, const TraceFileInf
   for (const auto& [key, pending] : pending_tasks_) {
     ++(pending.is_begin ? s.unmatched.task_begins : s.unmatched.task_ends);
   }
-  s.negative_durations = negative_durations_;
-  s.busy_out_of_range = busy_out_of_range_;
+}
 
+namespace {
+
+// One line per problem the summary must not hide.
+std::vector<std::string> Warnings(const TraceSummary& s) {
+  std::vector<std::string> warnings;
   if (s.truncated) {
-    s.warnings.push_back(s.truncation + ": the trace was cut short (was the bench process " +
-                         "killed?); summarizing the " +
-                         Plural(s.events, "complete event", "complete events"));
+    warnings.push_back(s.truncation + ": the trace was cut short (was the bench process " +
+                       "killed?); summarizing the " +
+                       Plural(s.events, "complete event", "complete events"));
   }
   if (s.dropped_events > 0) {
-    s.warnings.push_back(Plural(s.dropped_events, "event was", "events were") +
-                         " dropped because the recorder's buffers were full: counts, "
-                         "durations and busy shares may be incomplete");
+    warnings.push_back(Plural(s.dropped_events, "event was", "events were") +
+                       " dropped because the recorder's buffers were full: counts, "
+                       "durations and busy shares may be incomplete");
   }
   if (s.unmatched.total() > 0) {
     std::vector<std::string> parts;
@@ -334,19 +346,42 @@ TraceSummary TraceSummarizer::Finish(const std::string& file, const TraceFileInf
       parts.push_back(Plural(u.task_ends, "task end", "task ends") + " (e) without a begin");
     std::string line = "unmatched events, left out of the durations: ";
     for (size_t i = 0; i < parts.size(); ++i) line += (i > 0 ? ", " : "") + parts[i];
-    s.warnings.push_back(line);
+    warnings.push_back(line);
   }
   if (s.negative_durations > 0) {
-    s.warnings.push_back(
+    warnings.push_back(
         s.negative_durations == 1
             ? std::string("1 span ends before it begins; it is left out of the durations")
             : std::to_string(s.negative_durations) +
                   " spans end before they begin; they are left out of the durations");
   }
   if (s.busy_out_of_range > 0) {
-    s.warnings.push_back(Plural(s.busy_out_of_range, "CPU sample has", "CPU samples have") +
-                         " args.busy outside 0..1, clamped");
+    warnings.push_back(Plural(s.busy_out_of_range, "CPU sample has", "CPU samples have") +
+                       " args.busy outside 0..1, clamped");
   }
+  return warnings;
+}
+
+}  // namespace
+
+TraceSummary TraceSummarizer::Finish(const std::string& file, const TraceFileInfo& info) && {
+  TraceSummary s;
+  s.file = file;
+  s.layout = info.layout;
+  s.events = info.events;
+  s.truncated = info.truncated;
+  s.truncation = info.truncation;
+  s.has_interval = has_time_;
+  s.start_ns = min_ts_;
+  s.end_ns = max_end_;
+  ReadOtherData(info, s);
+  s.threads = Threads();
+  s.tasks = tasks_.Summarize();
+  s.regions = regions_.Summarize();
+  CountUnmatched(s);
+  s.negative_durations = negative_durations_;
+  s.busy_out_of_range = busy_out_of_range_;
+  s.warnings = Warnings(s);
   return s;
 }
 

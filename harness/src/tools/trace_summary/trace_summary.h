@@ -67,11 +67,12 @@ struct NamedDurations {
 // One thread's CPU use over the traced interval.
 struct ThreadUsage {
   int64_t pid = 0;
-  int64_t tid = -1;      // -1 when a counter's name carries no "[tid]"
-  std::string name;      // thread_name metadata, else the name in the counter, else ""
-  bool has_cpu = false;  // false: the thread has a name but no CPU counter samples
-  uint64_t samples = 0;  // CPU counter samples
-  int64_t busy_ns = 0;   // the integral of the busy step function
+  int64_t tid = -1;        // -1 when a counter's name carries no "[tid]"
+  std::string name;        // thread_name metadata, else the name in the counter, else ""
+  bool has_cpu = false;    // false: the thread has a name but no CPU counter samples
+  uint64_t samples = 0;    // CPU counter samples
+  int64_t busy_ns = 0;     // the integral of the busy step function
+  int64_t blocked_ns = 0;  // the summed "blocked" slices: time spent waiting
 };
 
 // Begin and end events without their partner.
@@ -174,6 +175,10 @@ class TraceSummarizer {
 
   void AddDuration(DurationTable& table, int64_t index, int64_t duration_ns);
   void AddTaskEvent(const TraceEvent& event);
+  void ReadOtherData(const TraceFileInfo& info, TraceSummary& s) const;
+  std::vector<ThreadUsage> Threads();
+  int64_t BusyNanos(std::vector<CounterSample>& samples) const;
+  void CountUnmatched(TraceSummary& s) const;
 
   DurationTable regions_;
   DurationTable tasks_;
@@ -183,6 +188,7 @@ class TraceSummarizer {
   // string_view without a copy).
   std::map<int64_t, std::map<std::string, std::vector<CounterSample>, std::less<>>> cpu_series_;
   std::map<std::pair<int64_t, int64_t>, std::string> thread_names_;  // by (pid, tid)
+  std::map<std::pair<int64_t, int64_t>, int64_t> blocked_ns_;        // by (pid, tid)
   bool has_time_ = false;
   int64_t min_ts_ = 0;
   int64_t max_end_ = 0;

@@ -70,13 +70,22 @@ constexpr size_t kMaxThreadRows = 16;
 // The thread table's rows: one per thread, or, past kMaxThreadRows, one per
 // name, the busiest first (ties by name, as the threads are ordered).
 std::vector<std::vector<std::string>> ThreadRows(const TraceSummary& s, bool* grouped) {
+  // The blocked column only when some thread was seen waiting.
+  bool any_blocked = false;
+  for (const ThreadUsage& t : s.threads) any_blocked |= t.blocked_ns > 0;
   std::vector<std::vector<std::string>> table = {{"thread", "tid", "busy", "idle", "busy time"}};
+  if (any_blocked) table[0].push_back("blocked");
   const auto name_of = [](const ThreadUsage& t) {
     return t.name.empty() ? std::string("(unnamed)") : OneLine(t.name);
   };
+  const auto add_row = [&](std::string name, std::string tid, const ThreadUsage& t,
+                           std::string idle) {
+    table.push_back({std::move(name), std::move(tid), Percent(s.BusyShare(t)), std::move(idle),
+                     t.has_cpu ? Duration(t.busy_ns) : "—"});
+    if (any_blocked) table.back().push_back(Duration(t.blocked_ns));
+  };
   const auto add_thread = [&](const ThreadUsage& t) {
-    table.push_back({name_of(t), t.tid >= 0 ? std::to_string(t.tid) : "?", Percent(s.BusyShare(t)),
-                     Percent(s.IdleShare(t)), t.has_cpu ? Duration(t.busy_ns) : "—"});
+    add_row(name_of(t), t.tid >= 0 ? std::to_string(t.tid) : "?", t, Percent(s.IdleShare(t)));
   };
   *grouped = s.threads.size() > kMaxThreadRows;
   if (!*grouped) {
@@ -86,7 +95,7 @@ std::vector<std::vector<std::string>> ThreadRows(const TraceSummary& s, bool* gr
   struct Group {
     const ThreadUsage* first = nullptr;
     size_t threads = 0;
-    ThreadUsage total;  // busy_ns and has_cpu summed
+    ThreadUsage total;  // busy_ns, blocked_ns and has_cpu summed
   };
   std::vector<Group> groups;
   std::map<std::string, size_t> by_name;
@@ -96,6 +105,7 @@ std::vector<std::vector<std::string>> ThreadRows(const TraceSummary& s, bool* gr
     Group& group = groups[at->second];
     ++group.threads;
     group.total.busy_ns += t.busy_ns;
+    group.total.blocked_ns += t.blocked_ns;
     group.total.has_cpu |= t.has_cpu;
   }
   std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
@@ -105,9 +115,8 @@ std::vector<std::vector<std::string>> ThreadRows(const TraceSummary& s, bool* gr
     if (group.threads == 1) {
       add_thread(*group.first);
     } else {
-      table.push_back({name_of(*group.first) + " (" + std::to_string(group.threads) + " threads)",
-                       "—", Percent(s.BusyShare(group.total)), "—",
-                       group.total.has_cpu ? Duration(group.total.busy_ns) : "—"});
+      add_row(name_of(*group.first) + " (" + std::to_string(group.threads) + " threads)", "—",
+              group.total, "—");
     }
   }
   return table;
@@ -220,6 +229,7 @@ std::string Json(const TraceSummary& s) {
         {"tid", t.tid >= 0 ? Number(t.tid) : json::Value()},
         {"cpu_samples", Number(t.samples)},
         {"busy_ns", t.has_cpu ? Number(t.busy_ns) : json::Value()},
+        {"blocked_ns", Number(t.blocked_ns)},
         {"busy", NumberOrNull(busy)},
         {"idle", NumberOrNull(s.IdleShare(t))},
     }));

@@ -1,0 +1,481 @@
+// LOCK CONTEXT: the replacements of the pthread and semaphore functions a
+// thread blocks in — mutex and rwlock locks and unlocks, condition-variable
+// waits, semaphore waits, thread joins — for the contention sampler
+// (contention_sampler.h). Defined in the executable, they take precedence
+// over glibc's for every library in the process (std::mutex,
+// std::shared_mutex, std::condition_variable and std::thread::join reach
+// them through the PLT); each forwards to the next definition (glibc's, or
+// a sanitizer's interceptor) found with dlsym(RTLD_NEXT).
+//
+// When nothing consumes waits (no block or mutex profile, no trace) each
+// function is one relaxed load and a call through a pointer. Otherwise a
+// lock is first tried without waiting (trylock): an uncontended lock costs
+// that one attempt and no clock read; only a lock that was taken reads the
+// clock before and after the real, blocking call. Unlocks check one slot of
+// the waiter table while the mutex profile runs.
+//
+// Re-entrancy: the sampler's stack capture (libunwind) may lock a mutex of
+// its own; a per-thread flag sends every hook called from inside a hook
+// straight to the real function. Nothing here allocates.
+//
+// Every function is placed in the lock-hook section (hook_text.h), so
+// contention profile stacks start at the caller.
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <time.h>
+
+#include <atomic>
+
+#include "collect/contention_sampler.h"
+#include "collect/hook_text.h"
+
+namespace {
+
+using benchprof::collect::WaitKind;
+using benchprof::collect::internal::g_switches;
+using benchprof::collect::internal::HasWaiters;
+using benchprof::collect::internal::JoinWaiters;
+using benchprof::collect::internal::LeaveWaiters;
+using benchprof::collect::internal::NowNanos;
+using benchprof::collect::internal::ObserverNow;
+using benchprof::collect::internal::PrepareWaitRecord;
+using benchprof::collect::internal::RecordUnlockCharge;
+using benchprof::collect::internal::RecordWait;
+using benchprof::collect::internal::TakeUnlockCharge;
+
+// Set while this thread runs hook code after the real call: anything the
+// recorders lock goes straight to the real function.
+__thread bool t_in_hook __attribute__((tls_model("initial-exec"))) = false;
+
+// The next definition of `name`, at `version` if the C library versions it
+// (glibc keeps an old pthread_cond_wait for binaries from before 2002).
+void* Next(const char* name, const char* version = nullptr) {
+  void* next = version != nullptr ? dlvsym(RTLD_NEXT, name, version) : nullptr;
+  return next != nullptr ? next : dlsym(RTLD_NEXT, name);
+}
+
+// A function's name and, where the C library versions it, its version.
+struct Symbol {
+  const char* name;
+  const char* version;
+};
+
+// The real definition of one function: its pointer starts out as a
+// resolver that looks it up and calls it, so that a call is always one load
+// and one jump (no null test, no register to keep); the global further down
+// resolves every one at start-up, so a benchmark never pays for dlsym.
+template <const Symbol& kSymbol, typename Signature>
+class Real;
+
+template <const Symbol& kSymbol, typename R, typename... Args>
+class Real<kSymbol, R(Args...)> {
+ public:
+  using Function = R (*)(Args...);
+
+  static R Call(Args... args) { return function_.load(std::memory_order_relaxed)(args...); }
+
+  static void Resolve() { function_.store(Lookup(), std::memory_order_relaxed); }
+
+ private:
+  static Function Lookup() {
+    return reinterpret_cast<Function>(Next(kSymbol.name, kSymbol.version));
+  }
+
+  [[gnu::cold]] static R ResolveAndCall(Args... args) {
+    const Function function = Lookup();
+    function_.store(function, std::memory_order_relaxed);
+    return function(args...);
+  }
+
+  static constinit inline std::atomic<Function> function_{&ResolveAndCall};
+};
+
+constexpr Symbol kMutexLock{"pthread_mutex_lock", nullptr};
+constexpr Symbol kMutexTrylock{"pthread_mutex_trylock", nullptr};
+constexpr Symbol kMutexTimedlock{"pthread_mutex_timedlock", nullptr};
+constexpr Symbol kMutexClocklock{"pthread_mutex_clocklock", nullptr};
+constexpr Symbol kMutexUnlock{"pthread_mutex_unlock", nullptr};
+constexpr Symbol kRdlock{"pthread_rwlock_rdlock", nullptr};
+constexpr Symbol kTryrdlock{"pthread_rwlock_tryrdlock", nullptr};
+constexpr Symbol kTimedrdlock{"pthread_rwlock_timedrdlock", nullptr};
+constexpr Symbol kClockrdlock{"pthread_rwlock_clockrdlock", nullptr};
+constexpr Symbol kWrlock{"pthread_rwlock_wrlock", nullptr};
+constexpr Symbol kTrywrlock{"pthread_rwlock_trywrlock", nullptr};
+constexpr Symbol kTimedwrlock{"pthread_rwlock_timedwrlock", nullptr};
+constexpr Symbol kClockwrlock{"pthread_rwlock_clockwrlock", nullptr};
+constexpr Symbol kRwunlock{"pthread_rwlock_unlock", nullptr};
+constexpr Symbol kCondWait{"pthread_cond_wait", "GLIBC_2.3.2"};
+constexpr Symbol kCondTimedwait{"pthread_cond_timedwait", "GLIBC_2.3.2"};
+constexpr Symbol kCondClockwait{"pthread_cond_clockwait", nullptr};
+constexpr Symbol kSemWait{"sem_wait", nullptr};
+constexpr Symbol kSemTrywait{"sem_trywait", nullptr};
+constexpr Symbol kSemTimedwait{"sem_timedwait", nullptr};
+constexpr Symbol kSemClockwait{"sem_clockwait", nullptr};
+constexpr Symbol kJoin{"pthread_join", nullptr};
+constexpr Symbol kTryjoin{"pthread_tryjoin_np", nullptr};
+constexpr Symbol kTimedjoin{"pthread_timedjoin_np", nullptr};
+constexpr Symbol kClockjoin{"pthread_clockjoin_np", nullptr};
+
+using MutexLock = Real<kMutexLock, int(pthread_mutex_t*)>;
+using MutexTrylock = Real<kMutexTrylock, int(pthread_mutex_t*)>;
+using MutexTimedlock = Real<kMutexTimedlock, int(pthread_mutex_t*, const timespec*)>;
+using MutexClocklock = Real<kMutexClocklock, int(pthread_mutex_t*, clockid_t, const timespec*)>;
+using MutexUnlock = Real<kMutexUnlock, int(pthread_mutex_t*)>;
+using Rdlock = Real<kRdlock, int(pthread_rwlock_t*)>;
+using Tryrdlock = Real<kTryrdlock, int(pthread_rwlock_t*)>;
+using Timedrdlock = Real<kTimedrdlock, int(pthread_rwlock_t*, const timespec*)>;
+using Clockrdlock = Real<kClockrdlock, int(pthread_rwlock_t*, clockid_t, const timespec*)>;
+using Wrlock = Real<kWrlock, int(pthread_rwlock_t*)>;
+using Trywrlock = Real<kTrywrlock, int(pthread_rwlock_t*)>;
+using Timedwrlock = Real<kTimedwrlock, int(pthread_rwlock_t*, const timespec*)>;
+using Clockwrlock = Real<kClockwrlock, int(pthread_rwlock_t*, clockid_t, const timespec*)>;
+using Rwunlock = Real<kRwunlock, int(pthread_rwlock_t*)>;
+using CondWait = Real<kCondWait, int(pthread_cond_t*, pthread_mutex_t*)>;
+using CondTimedwait = Real<kCondTimedwait, int(pthread_cond_t*, pthread_mutex_t*, const timespec*)>;
+using CondClockwait =
+    Real<kCondClockwait, int(pthread_cond_t*, pthread_mutex_t*, clockid_t, const timespec*)>;
+using SemWait = Real<kSemWait, int(sem_t*)>;
+using SemTrywait = Real<kSemTrywait, int(sem_t*)>;
+using SemTimedwait = Real<kSemTimedwait, int(sem_t*, const timespec*)>;
+using SemClockwait = Real<kSemClockwait, int(sem_t*, clockid_t, const timespec*)>;
+using Join = Real<kJoin, int(pthread_t, void**)>;
+using Tryjoin = Real<kTryjoin, int(pthread_t, void**)>;
+using Timedjoin = Real<kTimedjoin, int(pthread_t, void**, const timespec*)>;
+using Clockjoin = Real<kClockjoin, int(pthread_t, void**, clockid_t, const timespec*)>;
+
+// Looks every real function up before main, outside any benchmark.
+const bool g_resolved_at_startup = [] {
+  MutexLock::Resolve(), MutexTrylock::Resolve(), MutexTimedlock::Resolve();
+  MutexClocklock::Resolve(), MutexUnlock::Resolve(), Rdlock::Resolve(), Tryrdlock::Resolve();
+  Timedrdlock::Resolve(), Clockrdlock::Resolve(), Wrlock::Resolve(), Trywrlock::Resolve();
+  Timedwrlock::Resolve(), Clockwrlock::Resolve(), Rwunlock::Resolve(), CondWait::Resolve();
+  CondTimedwait::Resolve(), CondClockwait::Resolve(), SemWait::Resolve(), SemTrywait::Resolve();
+  SemTimedwait::Resolve(), SemClockwait::Resolve(), Join::Resolve(), Tryjoin::Resolve();
+  Timedjoin::Resolve(), Clockjoin::Resolve();
+  return true;
+}();
+
+// Whether anything consumes waits: the one test on every hook's fast path.
+bool TimingWaits() {
+  return __builtin_expect(g_switches.timing_waits.load(std::memory_order_relaxed), 0);
+}
+
+// Whether the mutex profile runs: the one test on an unlock's fast path.
+bool BlamingUnlocks() {
+  return __builtin_expect(g_switches.blaming_unlocks.load(std::memory_order_relaxed), 0);
+}
+
+// A wait about to block: its start, on both clocks, whether it joined the
+// waiters of `lock` (the mutex profile; null for waits on no lock), and its
+// block profile bucket. The stack is captured before the wait, so that the
+// capture overlaps the wait instead of lengthening the critical section the
+// waiter is about to enter.
+class TimedWait {
+ public:
+  TimedWait(WaitKind kind, const void* lock) : kind_(kind), lock_(lock) {
+    t_in_hook = true;
+    bucket_ = PrepareWaitRecord(kind);
+    t_in_hook = false;
+    begin_ns_ = NowNanos();
+    observer_begin_ = ObserverNow();
+    joined_ = lock != nullptr && BlamingUnlocks() && JoinWaiters(lock, begin_ns_);
+  }
+
+  // The wait has ended: records it. Preserves errno.
+  ~TimedWait() {
+    const int saved_errno = errno;
+    const int64_t end_ns = NowNanos();
+    t_in_hook = true;
+    if (joined_) LeaveWaiters(lock_, begin_ns_);
+    RecordWait(kind_, begin_ns_, end_ns, observer_begin_, bucket_);
+    t_in_hook = false;
+    errno = saved_errno;
+  }
+
+  TimedWait(const TimedWait&) = delete;
+  TimedWait& operator=(const TimedWait&) = delete;
+
+ private:
+  WaitKind kind_;
+  const void* lock_;
+  uint64_t bucket_;
+  int64_t begin_ns_ = 0;
+  uint64_t observer_begin_ = 0;
+  bool joined_ = false;
+};
+
+// The slow paths. Each hook's fast path tests one switch and jumps to the
+// real function; everything else is out of line, in the hook section.
+// noclone: a specialised clone would leave the hook section.
+#define BENCHPROF_SLOW_PATH [[gnu::noinline, gnu::noclone]] BENCHPROF_LOCK_HOOK_TEXT
+
+// The helpers below are templates, which GCC places in .text whatever their
+// section attribute: they are always inlined into the slow paths, so that
+// the stack a recorder captures runs through hook-section code.
+#define BENCHPROF_INLINE [[gnu::always_inline]] inline
+
+// A lock that was taken when tried: timed around `acquire`, the real,
+// blocking call.
+template <typename Acquire>
+BENCHPROF_INLINE int WaitForLock(WaitKind kind, const void* lock, Acquire acquire) {
+  if (t_in_hook) return acquire();
+  TimedWait wait(kind, lock);
+  return acquire();
+}
+
+// A lock that may block: tried first (an uncontended lock ends there, with
+// no clock read), timed only if taken.
+template <typename TryLock, typename Acquire>
+BENCHPROF_INLINE int LockObserved(WaitKind kind, const void* lock, TryLock try_lock,
+                                  Acquire acquire) {
+  const int tried = try_lock();
+  if (tried != EBUSY) return tried;  // acquired, or an error acquiring would give too
+  return WaitForLock(kind, lock, acquire);
+}
+
+// A wait that always blocks (a condition variable: Go counts every
+// Cond.Wait), timed.
+template <typename Wait>
+BENCHPROF_INLINE int WaitObserved(WaitKind kind, Wait wait) {
+  if (t_in_hook) return wait();
+  TimedWait timed(kind, nullptr);
+  return wait();
+}
+
+// A semaphore wait blocks only when the count is 0: tried first.
+template <typename Wait>
+BENCHPROF_INLINE int SemaphoreObserved(sem_t* s, Wait wait) {
+  const int saved_errno = errno;
+  if (SemTrywait::Call(s) == 0) return 0;
+  errno = saved_errno;
+  return WaitObserved(WaitKind::kSemaphore, wait);
+}
+
+// A join blocks only while the thread runs: tried first.
+template <typename Wait>
+BENCHPROF_INLINE int JoinObserved(pthread_t thread, void** result, Wait wait) {
+  const int tried = Tryjoin::Call(thread, result);
+  if (tried != EBUSY) return tried;
+  return WaitObserved(WaitKind::kJoin, wait);
+}
+
+// The mutex profile's side of an unlock: takes its waiters' time before
+// `unlock` (cheap, inside the critical section) and records it with the
+// unlocker's stack after (outside it).
+template <typename Unlock>
+BENCHPROF_INLINE int UnlockBlamed(const void* lock, WaitKind kind, Unlock unlock) {
+  if (t_in_hook || !HasWaiters(lock)) return unlock();
+  const benchprof::collect::internal::UnlockCharge charge = TakeUnlockCharge(lock);
+  const int result = unlock();
+  if (charge.charge_ns > 0) {
+    const int saved_errno = errno;
+    t_in_hook = true;
+    RecordUnlockCharge(kind, charge);
+    t_in_hook = false;
+    errno = saved_errno;
+  }
+  return result;
+}
+
+BENCHPROF_SLOW_PATH int MutexLockSlow(pthread_mutex_t* m) {
+  return LockObserved(
+      WaitKind::kMutex, m, [m] { return MutexTrylock::Call(m); },
+      [m] { return MutexLock::Call(m); });
+}
+
+BENCHPROF_SLOW_PATH int MutexTimedlockSlow(pthread_mutex_t* m, const timespec* t) {
+  return LockObserved(
+      WaitKind::kMutex, m, [m] { return MutexTrylock::Call(m); },
+      [m, t] { return MutexTimedlock::Call(m, t); });
+}
+
+BENCHPROF_SLOW_PATH int MutexClocklockSlow(pthread_mutex_t* m, clockid_t c, const timespec* t) {
+  return LockObserved(
+      WaitKind::kMutex, m, [m] { return MutexTrylock::Call(m); },
+      [m, c, t] { return MutexClocklock::Call(m, c, t); });
+}
+
+BENCHPROF_SLOW_PATH int MutexUnlockSlow(pthread_mutex_t* m) {
+  return UnlockBlamed(m, WaitKind::kMutex, [m] { return MutexUnlock::Call(m); });
+}
+
+BENCHPROF_SLOW_PATH int RdlockSlow(pthread_rwlock_t* l) {
+  return LockObserved(
+      WaitKind::kRwlockRead, l, [l] { return Tryrdlock::Call(l); },
+      [l] { return Rdlock::Call(l); });
+}
+
+BENCHPROF_SLOW_PATH int TimedrdlockSlow(pthread_rwlock_t* l, const timespec* t) {
+  return LockObserved(
+      WaitKind::kRwlockRead, l, [l] { return Tryrdlock::Call(l); },
+      [l, t] { return Timedrdlock::Call(l, t); });
+}
+
+BENCHPROF_SLOW_PATH int ClockrdlockSlow(pthread_rwlock_t* l, clockid_t c, const timespec* t) {
+  return LockObserved(
+      WaitKind::kRwlockRead, l, [l] { return Tryrdlock::Call(l); },
+      [l, c, t] { return Clockrdlock::Call(l, c, t); });
+}
+
+BENCHPROF_SLOW_PATH int WrlockSlow(pthread_rwlock_t* l) {
+  return LockObserved(
+      WaitKind::kRwlockWrite, l, [l] { return Trywrlock::Call(l); },
+      [l] { return Wrlock::Call(l); });
+}
+
+BENCHPROF_SLOW_PATH int TimedwrlockSlow(pthread_rwlock_t* l, const timespec* t) {
+  return LockObserved(
+      WaitKind::kRwlockWrite, l, [l] { return Trywrlock::Call(l); },
+      [l, t] { return Timedwrlock::Call(l, t); });
+}
+
+BENCHPROF_SLOW_PATH int ClockwrlockSlow(pthread_rwlock_t* l, clockid_t c, const timespec* t) {
+  return LockObserved(
+      WaitKind::kRwlockWrite, l, [l] { return Trywrlock::Call(l); },
+      [l, c, t] { return Clockwrlock::Call(l, c, t); });
+}
+
+BENCHPROF_SLOW_PATH int RwunlockSlow(pthread_rwlock_t* l) {
+  return UnlockBlamed(l, WaitKind::kRwlockWrite, [l] { return Rwunlock::Call(l); });
+}
+
+BENCHPROF_SLOW_PATH int CondWaitSlow(pthread_cond_t* c, pthread_mutex_t* m) {
+  return WaitObserved(WaitKind::kCondition, [c, m] { return CondWait::Call(c, m); });
+}
+
+BENCHPROF_SLOW_PATH int CondTimedwaitSlow(pthread_cond_t* c, pthread_mutex_t* m,
+                                          const timespec* t) {
+  return WaitObserved(WaitKind::kCondition, [c, m, t] { return CondTimedwait::Call(c, m, t); });
+}
+
+BENCHPROF_SLOW_PATH int CondClockwaitSlow(pthread_cond_t* c, pthread_mutex_t* m, clockid_t clock,
+                                          const timespec* t) {
+  return WaitObserved(WaitKind::kCondition,
+                      [c, m, clock, t] { return CondClockwait::Call(c, m, clock, t); });
+}
+
+BENCHPROF_SLOW_PATH int SemWaitSlow(sem_t* s) {
+  return SemaphoreObserved(s, [s] { return SemWait::Call(s); });
+}
+
+BENCHPROF_SLOW_PATH int SemTimedwaitSlow(sem_t* s, const timespec* t) {
+  return SemaphoreObserved(s, [s, t] { return SemTimedwait::Call(s, t); });
+}
+
+BENCHPROF_SLOW_PATH int SemClockwaitSlow(sem_t* s, clockid_t c, const timespec* t) {
+  return SemaphoreObserved(s, [s, c, t] { return SemClockwait::Call(s, c, t); });
+}
+
+BENCHPROF_SLOW_PATH int JoinSlow(pthread_t thread, void** result) {
+  return JoinObserved(thread, result, [thread, result] { return Join::Call(thread, result); });
+}
+
+BENCHPROF_SLOW_PATH int TimedjoinSlow(pthread_t thread, void** result, const timespec* t) {
+  return JoinObserved(thread, result,
+                      [thread, result, t] { return Timedjoin::Call(thread, result, t); });
+}
+
+BENCHPROF_SLOW_PATH int ClockjoinSlow(pthread_t thread, void** result, clockid_t c,
+                                      const timespec* t) {
+  return JoinObserved(thread, result,
+                      [thread, result, c, t] { return Clockjoin::Call(thread, result, c, t); });
+}
+
+#undef BENCHPROF_INLINE
+#undef BENCHPROF_SLOW_PATH
+
+}  // namespace
+
+extern "C" {
+
+BENCHPROF_LOCK_HOOK_TEXT int pthread_mutex_lock(pthread_mutex_t* m) {
+  return TimingWaits() ? MutexLockSlow(m) : MutexLock::Call(m);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int pthread_mutex_timedlock(pthread_mutex_t* m, const timespec* t) {
+  return TimingWaits() ? MutexTimedlockSlow(m, t) : MutexTimedlock::Call(m, t);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int pthread_mutex_clocklock(pthread_mutex_t* m, clockid_t c,
+                                                     const timespec* t) {
+  return TimingWaits() ? MutexClocklockSlow(m, c, t) : MutexClocklock::Call(m, c, t);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int pthread_mutex_unlock(pthread_mutex_t* m) {
+  return BlamingUnlocks() ? MutexUnlockSlow(m) : MutexUnlock::Call(m);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int pthread_rwlock_rdlock(pthread_rwlock_t* l) {
+  return TimingWaits() ? RdlockSlow(l) : Rdlock::Call(l);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int pthread_rwlock_timedrdlock(pthread_rwlock_t* l, const timespec* t) {
+  return TimingWaits() ? TimedrdlockSlow(l, t) : Timedrdlock::Call(l, t);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int pthread_rwlock_clockrdlock(pthread_rwlock_t* l, clockid_t c,
+                                                        const timespec* t) {
+  return TimingWaits() ? ClockrdlockSlow(l, c, t) : Clockrdlock::Call(l, c, t);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int pthread_rwlock_wrlock(pthread_rwlock_t* l) {
+  return TimingWaits() ? WrlockSlow(l) : Wrlock::Call(l);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int pthread_rwlock_timedwrlock(pthread_rwlock_t* l, const timespec* t) {
+  return TimingWaits() ? TimedwrlockSlow(l, t) : Timedwrlock::Call(l, t);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int pthread_rwlock_clockwrlock(pthread_rwlock_t* l, clockid_t c,
+                                                        const timespec* t) {
+  return TimingWaits() ? ClockwrlockSlow(l, c, t) : Clockwrlock::Call(l, c, t);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int pthread_rwlock_unlock(pthread_rwlock_t* l) {
+  return BlamingUnlocks() ? RwunlockSlow(l) : Rwunlock::Call(l);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int pthread_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) {
+  return TimingWaits() ? CondWaitSlow(c, m) : CondWait::Call(c, m);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int pthread_cond_timedwait(pthread_cond_t* c, pthread_mutex_t* m,
+                                                    const timespec* t) {
+  return TimingWaits() ? CondTimedwaitSlow(c, m, t) : CondTimedwait::Call(c, m, t);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int pthread_cond_clockwait(pthread_cond_t* c, pthread_mutex_t* m,
+                                                    clockid_t clock, const timespec* t) {
+  return TimingWaits() ? CondClockwaitSlow(c, m, clock, t) : CondClockwait::Call(c, m, clock, t);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int sem_wait(sem_t* s) {
+  return TimingWaits() ? SemWaitSlow(s) : SemWait::Call(s);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int sem_timedwait(sem_t* s, const timespec* t) {
+  return TimingWaits() ? SemTimedwaitSlow(s, t) : SemTimedwait::Call(s, t);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int sem_clockwait(sem_t* s, clockid_t c, const timespec* t) {
+  return TimingWaits() ? SemClockwaitSlow(s, c, t) : SemClockwait::Call(s, c, t);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int pthread_join(pthread_t thread, void** result) {
+  return TimingWaits() ? JoinSlow(thread, result) : Join::Call(thread, result);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int pthread_timedjoin_np(pthread_t thread, void** result,
+                                                  const timespec* t) {
+  return TimingWaits() ? TimedjoinSlow(thread, result, t) : Timedjoin::Call(thread, result, t);
+}
+
+BENCHPROF_LOCK_HOOK_TEXT int pthread_clockjoin_np(pthread_t thread, void** result, clockid_t c,
+                                                  const timespec* t) {
+  return TimingWaits() ? ClockjoinSlow(thread, result, c, t)
+                       : Clockjoin::Call(thread, result, c, t);
+}
+
+}  // extern "C"

@@ -1,8 +1,12 @@
 // What the lock hooks cost, in one binary and one run:
-//   * an uncontended lock/unlock pair through glibc directly (the baseline),
-//     through the hooks with no contention profile running, and with the
-//     block and mutex profiles both running (targets: at most 1 ns and 3 ns
-//     more than glibc);
+//   * an uncontended lock/unlock pair through glibc directly, as a program
+//     without the hooks calls it (through the PLT; the baseline), through
+//     the hooks with no contention profile running, and with the block and
+//     mutex profiles both running (targets: at most 1 ns and 3 ns more than
+//     glibc);
+//   * a cheap system call through glibc's syscall() directly and through
+//     the hook, profiles off and on (the hook's cost on every syscall()
+//     call that is not a futex wait);
 //   * a contended hand-off between two threads (a mutex and a condition
 //     variable, every turn a wait) without and with both profiles, whose
 //     time the futex wake-ups dominate;
@@ -17,6 +21,8 @@
 #include <benchmark/benchmark.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -40,6 +46,16 @@ const LockFunction kGlibcLock =
 const LockFunction kGlibcUnlock =
     reinterpret_cast<LockFunction>(dlsym(RTLD_NEXT, "pthread_mutex_unlock"));
 
+// What a program without the hooks runs for pthread_mutex_lock: a direct
+// call to a PLT entry, which jumps through a pointer to glibc. These compile
+// to exactly that jump.
+[[gnu::noinline]] int PltLock(pthread_mutex_t* mutex) { return kGlibcLock(mutex); }
+[[gnu::noinline]] int PltUnlock(pthread_mutex_t* mutex) { return kGlibcUnlock(mutex); }
+
+using SyscallFunction = long (*)(long, ...);
+const SyscallFunction kGlibcSyscall =
+    reinterpret_cast<SyscallFunction>(dlsym(RTLD_NEXT, "syscall"));
+
 // Starts both profiles for the benchmark when `on`; false if they cannot run.
 bool StartProfiles(benchmark::State& state, bool on) {
   if (!on) return true;
@@ -59,9 +75,9 @@ void StopProfiles() {
 void BM_UncontendedGlibc(benchmark::State& state) {
   pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
   for (auto _ : state) {
-    kGlibcLock(&mutex);
+    PltLock(&mutex);
     benchmark::ClobberMemory();
-    kGlibcUnlock(&mutex);
+    PltUnlock(&mutex);
   }
 }
 BENCHMARK(BM_UncontendedGlibc);
@@ -79,6 +95,18 @@ void BM_UncontendedHooked(benchmark::State& state) {
   StopProfiles();
 }
 BENCHMARK(BM_UncontendedHooked)->ArgName("profiles")->Arg(0)->Arg(1);
+
+void BM_SyscallGlibc(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(kGlibcSyscall(SYS_getppid));
+}
+BENCHMARK(BM_SyscallGlibc);
+
+void BM_SyscallHooked(benchmark::State& state) {
+  if (!StartProfiles(state, state.range(0) != 0)) return;
+  for (auto _ : state) benchmark::DoNotOptimize(syscall(SYS_getppid));
+  StopProfiles();
+}
+BENCHMARK(BM_SyscallHooked)->ArgName("profiles")->Arg(0)->Arg(1);
 
 // Two threads pass a turn back and forth; each iteration is one round trip
 // (each thread waits once).

@@ -1,11 +1,17 @@
-// LOCK CONTEXT: the replacements of the pthread and semaphore functions a
-// thread blocks in — mutex and rwlock locks and unlocks, condition-variable
-// waits, semaphore waits, thread joins — for the contention sampler
+// LOCK CONTEXT and ASYNC-SIGNAL-SAFE fast paths: the replacements of the
+// pthread and semaphore functions a thread blocks in — mutex and rwlock
+// locks and unlocks, condition-variable waits, semaphore waits, thread
+// joins — and of syscall(), for its futex waits, for the contention sampler
 // (contention_sampler.h). Defined in the executable, they take precedence
 // over glibc's for every library in the process (std::mutex,
 // std::shared_mutex, std::condition_variable and std::thread::join reach
-// them through the PLT); each forwards to the next definition (glibc's, or
-// a sanitizer's interceptor) found with dlsym(RTLD_NEXT).
+// them through the PLT; libstdc++'s std::atomic::wait, counting_semaphore,
+// latch and barrier call syscall(SYS_futex, ...) from inline code in the
+// program, std::future from libstdc++); each forwards to the next
+// definition (glibc's, or a sanitizer's interceptor) found with
+// dlsym(RTLD_NEXT). syscall() is also called inside signal handlers (the
+// unwinder validates addresses with it): its fast path only reads its
+// arguments and forwards them.
 //
 // When nothing consumes waits (no block or mutex profile, no trace) each
 // function is one relaxed load and a call through a pointer. Otherwise a
@@ -22,8 +28,11 @@
 // contention profile stacks start at the caller.
 #include <dlfcn.h>
 #include <errno.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdarg.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 #include <atomic>
@@ -145,8 +154,22 @@ using Tryjoin = Real<kTryjoin, int(pthread_t, void**)>;
 using Timedjoin = Real<kTimedjoin, int(pthread_t, void**, const timespec*)>;
 using Clockjoin = Real<kClockjoin, int(pthread_t, void**, clockid_t, const timespec*)>;
 
+// glibc's syscall(), variadic, which the class above cannot forward to.
+using SyscallFunction = long (*)(long, ...);
+constinit std::atomic<SyscallFunction> g_real_syscall{nullptr};
+
+SyscallFunction RealSyscall() {
+  SyscallFunction real = g_real_syscall.load(std::memory_order_relaxed);
+  if (__builtin_expect(real == nullptr, 0)) {  // a call before start-up resolved it
+    real = reinterpret_cast<SyscallFunction>(Next("syscall"));
+    g_real_syscall.store(real, std::memory_order_relaxed);
+  }
+  return real;
+}
+
 // Looks every real function up before main, outside any benchmark.
 const bool g_resolved_at_startup = [] {
+  RealSyscall();
   MutexLock::Resolve(), MutexTrylock::Resolve(), MutexTimedlock::Resolve();
   MutexClocklock::Resolve(), MutexUnlock::Resolve(), Rdlock::Resolve(), Tryrdlock::Resolve();
   Timedrdlock::Resolve(), Clockrdlock::Resolve(), Wrlock::Resolve(), Trywrlock::Resolve();
@@ -368,6 +391,33 @@ BENCHPROF_SLOW_PATH int SemClockwaitSlow(sem_t* s, clockid_t c, const timespec* 
   return SemaphoreObserved(s, [s, c, t] { return SemClockwait::Call(s, c, t); });
 }
 
+// Whether futex operation `op` puts the caller to sleep until woken.
+bool IsFutexWait(long op) {
+  const long command = op & FUTEX_CMD_MASK;
+  return command == FUTEX_WAIT || command == FUTEX_WAIT_BITSET;
+}
+
+// A futex wait, timed; recorded only if the thread slept (EAGAIN: the word
+// had changed, it never did). The stack is captured after the wait, as most
+// futex waits that return at once would waste a capture made before.
+BENCHPROF_SLOW_PATH long FutexWaitSlow(long a1, long a2, long a3, long a4, long a5, long a6) {
+  const SyscallFunction real = RealSyscall();
+  if (t_in_hook) return real(SYS_futex, a1, a2, a3, a4, a5, a6);
+  const int64_t begin_ns = NowNanos();
+  const uint64_t observer_begin = ObserverNow();
+  const long result = real(SYS_futex, a1, a2, a3, a4, a5, a6);
+  const int saved_errno = errno;
+  if (result == 0 || saved_errno == ETIMEDOUT || saved_errno == EINTR) {
+    const int64_t end_ns = NowNanos();
+    t_in_hook = true;
+    RecordWait(WaitKind::kFutex, begin_ns, end_ns, observer_begin,
+               PrepareWaitRecord(WaitKind::kFutex));
+    t_in_hook = false;
+  }
+  errno = saved_errno;
+  return result;
+}
+
 BENCHPROF_SLOW_PATH int JoinSlow(pthread_t thread, void** result) {
   return JoinObserved(thread, result, [thread, result] { return Join::Call(thread, result); });
 }
@@ -476,6 +526,22 @@ BENCHPROF_LOCK_HOOK_TEXT int pthread_clockjoin_np(pthread_t thread, void** resul
                                                   const timespec* t) {
   return TimingWaits() ? ClockjoinSlow(thread, result, c, t)
                        : Clockjoin::Call(thread, result, c, t);
+}
+
+// syscall() takes up to six arguments after the number; like glibc's own,
+// this one reads all six, whatever the caller passed (the x86-64 calling
+// convention makes the extra reads harmless).
+BENCHPROF_LOCK_HOOK_TEXT long syscall(long number, ...) {
+  va_list arguments;
+  va_start(arguments, number);
+  const long a1 = va_arg(arguments, long), a2 = va_arg(arguments, long);
+  const long a3 = va_arg(arguments, long), a4 = va_arg(arguments, long);
+  const long a5 = va_arg(arguments, long), a6 = va_arg(arguments, long);
+  va_end(arguments);
+  if (number == SYS_futex && TimingWaits() && IsFutexWait(a2)) {
+    return FutexWaitSlow(a1, a2, a3, a4, a5, a6);
+  }
+  return RealSyscall()(number, a1, a2, a3, a4, a5, a6);
 }
 
 }  // extern "C"

@@ -31,6 +31,7 @@
 #include "collect/stack_bucket_table.h"
 #include "collect/stack_capture.h"
 #include "collect/timed_scope.h"
+#include "common/own_thread.h"
 
 namespace benchprof::collect {
 namespace internal {
@@ -156,6 +157,7 @@ uint64_t ObserverNow() {
 }
 
 bool JoinWaiters(const void* lock, int64_t begin_ns) {
+  if (IsOwnThread()) return false;
   const int index = WaiterSlotOf(lock);
   WaiterSlot& slot = g_waiter_slots[index];
   SlotGuard guard(slot);
@@ -196,7 +198,7 @@ UnlockCharge TakeUnlockCharge(const void* lock) {
   slot.last_charge_ns = now;
   // Decided now, while the waiters still wait: once the lock is released
   // a woken benchmark thread may end its timed loop before the record.
-  if (!InTimedScope()) return {};
+  if (!InTimedScope() || IsOwnThread()) return {};
   return {.charge_ns = charge, .segment = CurrentProfileSegment()};
 }
 
@@ -211,12 +213,15 @@ void RecordUnlockCharge(WaitKind kind, const UnlockCharge& charge) {
 }
 
 uint64_t PrepareWaitRecord(WaitKind kind) {
-  if (g_block_rate.load(std::memory_order_relaxed) <= 0 || !InTimedScope()) return kNoBucket;
+  if (g_block_rate.load(std::memory_order_relaxed) <= 0 || !InTimedScope() || IsOwnThread()) {
+    return kNoBucket;
+  }
   return BucketOfThisStack(ContentionProfile::kBlock, kind, CurrentProfileSegment());
 }
 
 void RecordWait(WaitKind kind, int64_t begin_ns, int64_t end_ns, uint64_t observer_begin,
                 uint64_t bucket) {
+  if (IsOwnThread()) return;
   if (const WaitObserver* observer = g_observer.load(std::memory_order_acquire);
       observer != nullptr && observer_begin != 0 && end_ns - begin_ns >= observer->min_wait_ns) {
     observer->on_wait(kind, observer_begin, observer->now());
@@ -250,6 +255,8 @@ const char* WaitKindName(WaitKind kind) {
       return "semaphore";
     case WaitKind::kJoin:
       return "thread join";
+    case WaitKind::kFutex:
+      return "futex";
   }
   return "wait";
 }

@@ -13,10 +13,11 @@
 // What is recorded, as in Go:
 //   * Block profile: a wait that blocked — a contended mutex or rwlock
 //     acquisition, a condition-variable wait, a semaphore wait that did not
-//     succeed at once, a thread join — with the waiter's stack and how long
-//     it waited. Rate r ns: a wait of d >= r ns is recorded as 1 event of d
-//     ns; a shorter one with probability d/r, as r/d events of r ns (Go's
-//     unbiased scaling). r = 1 records every wait.
+//     succeed at once, a thread join, a futex wait that slept — with the
+//     waiter's stack and how long it waited. Rate r ns: a wait of d >= r ns
+//     is recorded as 1 event of d ns; a shorter one with probability d/r,
+//     as r/d events of r ns (Go's unbiased scaling). r = 1 records every
+//     wait.
 //   * Mutex profile: the unlock of a mutex or rwlock that others were
 //     waiting for, with the unlocker's stack, charged the time those waiters
 //     waited since the previous such unlock (or since they began waiting):
@@ -24,7 +25,8 @@
 //     n: 1 in n such unlocks is recorded, scaled by n.
 // Only waits that begin and end, and unlocks made, in a benchmark's timed
 // scope (timed_scope.h) are recorded, labelled with the profile segment of
-// the wait's start.
+// the wait's start; never those of benchprof's own threads
+// (common/own_thread.h).
 // Events the tables cannot hold are counted, never hidden.
 //
 //   collect::StartContentionProfile(ContentionProfile::kBlock, /*rate=*/1);
@@ -60,10 +62,13 @@ enum class WaitKind : uint8_t {
   kCondition,
   kSemaphore,
   kJoin,
+  // A futex wait through syscall(): what libstdc++'s std::atomic::wait,
+  // counting_semaphore, latch, barrier and future block in.
+  kFutex,
 };
 
 // "mutex", "rwlock read", "rwlock write", "condition variable",
-// "semaphore", "thread join".
+// "semaphore", "thread join", "futex".
 const char* WaitKindName(WaitKind kind);
 
 enum class ContentionProfile : uint8_t { kBlock = 0, kMutex = 1 };

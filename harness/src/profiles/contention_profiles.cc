@@ -43,8 +43,8 @@ constexpr ContentionKind kBlock{
     .rate_value_name = "NS",
     .file_help =
         "write a block profile to FILE (pprof format, Go's): where threads waited "
-        "in timed loops (contended locks, condition variables, semaphores, joins) "
-        "and for how long",
+        "in timed loops (contended locks, condition variables, semaphores, joins, "
+        "atomic waits) and for how long",
     .rate_help =
         "record waits of NS nanoseconds or more, and shorter ones with probability "
         "duration/NS, scaled (default 1: every wait, as go test)",
@@ -52,7 +52,8 @@ constexpr ContentionKind kBlock{
     .what = "block profile",
     .scope_comment =
         "benchprof: waits that ended in benchmarks' timed loops (a contended mutex or rwlock, a "
-        "condition variable, a semaphore, a thread join), with the waiting thread's stack",
+        "condition variable, a semaphore, a thread join, a futex), with the waiting thread's "
+        "stack",
 };
 
 constexpr ContentionKind kMutex{

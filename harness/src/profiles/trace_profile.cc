@@ -56,6 +56,8 @@ const char* BlockedSliceName(collect::WaitKind kind) {
       return "blocked on a semaphore";
     case collect::WaitKind::kJoin:
       return "blocked on a thread join";
+    case collect::WaitKind::kFutex:
+      return "blocked on a futex";
   }
   return "blocked";
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "benchprof/trace.h"
+#include "common/own_thread.h"
 #include "common/process_threads.h"
 #include "tracer/cpu_usage_sampler.h"
 #include "tracer/event_emitter.h"
@@ -33,8 +34,6 @@ namespace {
 using trace_internal::g_recording;
 
 __thread int t_creating_internal __attribute__((tls_model("initial-exec"))) = 0;
-// The recorder's own threads: their waits are not the program's.
-__thread bool t_internal_thread __attribute__((tls_model("initial-exec"))) = false;
 
 std::atomic<uint64_t> g_next_task_id{1};
 
@@ -202,7 +201,7 @@ void RecordRun(uint64_t begin_ticks, uint64_t end_ticks, const char* name, uint6
 }
 
 void RecordBlocked(uint64_t begin_ticks, uint64_t end_ticks, const char* what) noexcept {
-  if (t_internal_thread || !g_recording.load(std::memory_order_relaxed)) return;
+  if (!g_recording.load(std::memory_order_relaxed)) return;
   EmitSimple(RecordKind::kBlocked, begin_ticks, end_ticks, Pointer(what));
 }
 
@@ -244,7 +243,7 @@ bool WantsNewThread() noexcept {
 }
 
 void BeginInternalThread(std::string_view name, bool records) {
-  t_internal_thread = true;
+  MarkOwnThread();
   if (!records || t_slot != nullptr) return;
   if (ClaimSlotForCurrentThread(/*internal=*/true) == nullptr) return;
   SetSlotName(*t_slot, name, NameRank::kExplicit);

@@ -104,8 +104,9 @@ void RecordRun(uint64_t begin_ticks, uint64_t end_ticks, const char* name, uint6
                uint64_t calls, uint32_t threads) noexcept;
 
 // The calling thread waited from `begin_ticks` to `end_ticks` for `what`
-// ("a mutex"; static lifetime), a "blocked" slice on its track. Ignored on
-// the recorder's own threads. Lock context: no lock, no allocation.
+// ("a mutex"; static lifetime), a "blocked" slice on its track. The
+// contention sampler, its caller, leaves benchprof's own threads out. Lock
+// context: no lock, no allocation.
 void RecordBlocked(uint64_t begin_ticks, uint64_t end_ticks, const char* what) noexcept;
 
 // ---- for the sampler ----
@@ -145,8 +146,9 @@ class InternalThreadCreation {
 // True while the calling thread is creating one of the recorder's threads.
 bool CreatingInternalThread() noexcept;
 
-// For the recorder's own threads: if `records`, registers the calling thread
-// (without a CPU counter) under `name`.
+// For the recorder's own threads: marks the calling thread benchprof's own
+// (common/own_thread.h) and, if `records`, registers it (without a CPU
+// counter) under `name`.
 void BeginInternalThread(std::string_view name, bool records);
 
 }  // namespace benchprof::tracer

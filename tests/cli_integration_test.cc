@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "benchprof_benchmark_version.h"
 #include "common/json_value.h"
 #include "support/subprocess.h"
 
@@ -31,6 +32,10 @@ struct UsageCase {
   std::vector<std::string> args;
   std::string message;  // expected on the single stderr line
 };
+
+// What the linked Google Benchmark spells differently.
+constexpr bool kMinTimeSuffixes = BENCHPROF_BENCHMARK_VERSION_NUMBER >= 10800;
+constexpr bool kDryRun = BENCHPROF_BENCHMARK_VERSION_NUMBER >= 10901;
 
 class UsageErrorTest : public ::testing::TestWithParam<UsageCase> {};
 
@@ -66,8 +71,13 @@ INSTANTIATE_TEST_SUITE_P(
                   "--benchmark_repetitions=abc: expected an integer from 1"},
         UsageCase{{"--benchmark_repetitions=0"}, "--benchmark_repetitions=0: expected"},
         UsageCase{{"--benchmark_repetitions="}, "--benchmark_repetitions=: expected"},
-        UsageCase{{"--benchmark_min_time=0.5s"}, "plain number"},
-        UsageCase{{"--benchmark_min_time=-1"}, "non-negative number of seconds"},
+        UsageCase{{kMinTimeSuffixes ? "--benchmark_min_time=0.5q" : "--benchmark_min_time=0.5s"},
+                  kMinTimeSuffixes ? "expected <seconds>s or <iterations>x" : "plain number"},
+        UsageCase{{"--benchmark_min_time=-1"},
+                  kMinTimeSuffixes ? "expected <seconds>s or <iterations>x"
+                                   : "non-negative number of seconds"},
+        UsageCase{{"--benchmark_dry_run=maybe"},
+                  kDryRun ? "expected true or false" : "unknown flag --benchmark_dry_run"},
         UsageCase{{"--benchmark_format=xml"}, "expected one of console, json, csv"},
         UsageCase{{"--benchmark_out_format=yaml"}, "expected one of console, json, csv"},
         UsageCase{{"--benchmark_time_unit=ps"}, "expected one of ns, us, ms, s"},
@@ -94,6 +104,41 @@ TEST(CliTest, HelpListsBothFlagSetsAndExitCodes) {
               std::string::npos);
     EXPECT_NE(result.stdout_text.find("\n  4  benchprof itself failed"), std::string::npos);
   }
+}
+
+TEST(CliTest, VersionNamesTheGoogleBenchmarkItWasBuiltAgainst) {
+  for (const char* spelling : {"--version", "-version"}) {
+    const ProcessResult result = Bench({"--benchmark_format=xml", spelling});
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_EQ(result.stdout_text, std::string("benchprof ") + BENCHPROF_VERSION +
+                                      " (Google Benchmark " + kBenchmarkVersion + ")\n");
+  }
+  const ProcessResult help = Bench({"--help"});
+  EXPECT_NE(
+      help.stdout_text.find(std::string("Built against Google Benchmark ") + kBenchmarkVersion),
+      std::string::npos);
+  // The library's own help lists the flags of that version.
+  EXPECT_EQ(help.stdout_text.find("--benchmark_dry_run") != std::string::npos, kDryRun);
+}
+
+// 1.8's --benchmark_min_time=<n>x runs exactly n iterations; 1.9.1's
+// --benchmark_dry_run one. A bare number of seconds passes on every version
+// without the library's warning about it.
+TEST(CliTest, TheLinkedVersionsIterationFlagsWork) {
+  const ProcessResult bare =
+      Bench({"--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.01"});
+  EXPECT_EQ(bare.exit_code, 0) << bare.stderr_text;
+  EXPECT_EQ(bare.stderr_text.find("should have a suffix"), std::string::npos) << bare.stderr_text;
+  if (!kMinTimeSuffixes) GTEST_SKIP() << "Google Benchmark " << kBenchmarkVersion;
+  const ProcessResult exact = Bench(
+      {"--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=37x", "--benchmark_format=json"});
+  ASSERT_EQ(exact.exit_code, 0) << exact.stderr_text;
+  EXPECT_NE(exact.stdout_text.find("\"iterations\": 37,"), std::string::npos) << exact.stdout_text;
+  if (!kDryRun) return;
+  const ProcessResult dry =
+      Bench({"--benchmark_filter=AlgorithmTwo", "--benchmark_dry_run", "--benchmark_format=json"});
+  ASSERT_EQ(dry.exit_code, 0) << dry.stderr_text;
+  EXPECT_NE(dry.stdout_text.find("\"iterations\": 1,"), std::string::npos) << dry.stdout_text;
 }
 
 TEST(CliTest, HelpWinsOverOtherFlags) {

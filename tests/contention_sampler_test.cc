@@ -27,6 +27,25 @@
 #include "collect/timed_scope.h"
 #include "common/own_thread.h"
 
+// The functions whose frames the tests look for in recorded stacks each
+// live in a section of their own, which the linker bounds with
+// __start_<section> and __stop_<section>: exact in every build, where a
+// guessed size fails once sanitizers grow the code.
+#define FOUND_IN_STACKS(name) [[gnu::noinline, gnu::section("bp_" #name)]]
+#define CODE_BOUNDS(name) extern "C" const char __start_bp_##name[], __stop_bp_##name[];
+CODE_BOUNDS(WaiterLocks)
+CODE_BOUNDS(HolderUnlocks)
+CODE_BOUNDS(PlayTurns)
+CODE_BOUNDS(AcquireSemaphore)
+CODE_BOUNDS(WaitForLatch)
+CODE_BOUNDS(WaitForAtomic)
+CODE_BOUNDS(GetFuture)
+CODE_BOUNDS(OwnThreadLocks)
+#define CodeOf(name)                                                                              \
+  CodeRange {                                                                                     \
+    reinterpret_cast<uintptr_t>(__start_bp_##name), reinterpret_cast<uintptr_t>(__stop_bp_##name) \
+  }
+
 namespace benchprof::collect {
 namespace {
 
@@ -49,14 +68,18 @@ Totals operator-(const Totals& after, const Totals& before) {
   return {after.contentions - before.contentions, after.delay_ns - before.delay_ns};
 }
 
-template <typename Function>
-Totals EventsThrough(ContentionProfile profile, WaitKind kind, Function* function) {
-  const auto begin = reinterpret_cast<uintptr_t>(function);
+// A function's machine code, [begin, end).
+struct CodeRange {
+  uintptr_t begin;
+  uintptr_t end;
+};
+
+Totals EventsThrough(ContentionProfile profile, WaitKind kind, CodeRange code) {
   Totals totals;
   ForEachContentionEvent(profile, [&](const ContentionEvent& event) {
     if (event.kind != kind) return;
     for (const uintptr_t frame : event.stack) {
-      if (frame > begin && frame < begin + 512) {
+      if (frame > code.begin && frame <= code.end) {
         totals.contentions += event.contentions;
         totals.delay_ns += event.delay_ns;
         return;
@@ -98,7 +121,7 @@ struct HeldLock {
   int64_t waited_ns = 0;             // the waiter's own measure, its wake-up included
 };
 
-[[gnu::noinline]] void WaiterLocks(HeldLock& lock) {
+FOUND_IN_STACKS(WaiterLocks) void WaiterLocks(HeldLock& lock) {
   const Clock::time_point start = Clock::now();
   lock.waiting_for.store(lock.round.load());
   lock.mutex.lock();
@@ -106,7 +129,7 @@ struct HeldLock {
   lock.mutex.unlock();
 }
 
-[[gnu::noinline]] void HolderUnlocks(HeldLock& lock) {
+FOUND_IN_STACKS(HolderUnlocks) void HolderUnlocks(HeldLock& lock) {
   lock.mutex.unlock();
   asm volatile("");  // not a tail call: this frame stays on the stack
 }
@@ -168,15 +191,16 @@ TEST_F(ContentionSamplerTest, AHeldLockGivesOneEventPerRoundOnBothSides) {
   constexpr std::chrono::milliseconds kHold(2);
   HeldLock lock;
   const Totals blocked_before =
-      EventsThrough(ContentionProfile::kBlock, WaitKind::kMutex, &WaiterLocks);
+      EventsThrough(ContentionProfile::kBlock, WaitKind::kMutex, CodeOf(WaiterLocks));
   const Totals blamed_before =
-      EventsThrough(ContentionProfile::kMutex, WaitKind::kMutex, &HolderUnlocks);
+      EventsThrough(ContentionProfile::kMutex, WaitKind::kMutex, CodeOf(HolderUnlocks));
   const Totals waiter_blamed_before =
-      EventsThrough(ContentionProfile::kMutex, WaitKind::kMutex, &WaiterLocks);
+      EventsThrough(ContentionProfile::kMutex, WaitKind::kMutex, CodeOf(WaiterLocks));
   Timed([&] { RunHeldLock(lock, kRounds, kHold); });
 
   const Totals blocked =
-      EventsThrough(ContentionProfile::kBlock, WaitKind::kMutex, &WaiterLocks) - blocked_before;
+      EventsThrough(ContentionProfile::kBlock, WaitKind::kMutex, CodeOf(WaiterLocks)) -
+      blocked_before;
   // Both clocks are CLOCK_MONOTONIC, so the bounds are orderings, not
   // timings: every recorded wait lies inside the waiter's own measure, and
   // lasts at least the holder's sleep after the waiter fell asleep.
@@ -185,14 +209,15 @@ TEST_F(ContentionSamplerTest, AHeldLockGivesOneEventPerRoundOnBothSides) {
   EXPECT_GE(blocked.delay_ns, at_least);
   EXPECT_LE(blocked.delay_ns, lock.waited_ns);
   const Totals blamed =
-      EventsThrough(ContentionProfile::kMutex, WaitKind::kMutex, &HolderUnlocks) - blamed_before;
+      EventsThrough(ContentionProfile::kMutex, WaitKind::kMutex, CodeOf(HolderUnlocks)) -
+      blamed_before;
   EXPECT_EQ(blamed.contentions, kRounds);
   // The unlock is charged from the start of the wait to the unlock, which
   // comes before the waiter wakes.
   EXPECT_GE(blamed.delay_ns, at_least);
   EXPECT_LE(blamed.delay_ns, lock.waited_ns);
   // The waiter's own unlocks had nobody waiting: nothing charged to them.
-  EXPECT_EQ((EventsThrough(ContentionProfile::kMutex, WaitKind::kMutex, &WaiterLocks) -
+  EXPECT_EQ((EventsThrough(ContentionProfile::kMutex, WaitKind::kMutex, CodeOf(WaiterLocks)) -
              waiter_blamed_before)
                 .contentions,
             0);
@@ -208,7 +233,7 @@ struct Token {
   int64_t waited_ns = 0;  // guarded by mutex
 };
 
-[[gnu::noinline]] void PlayTurns(Token& token, int me, int turns) {
+FOUND_IN_STACKS(PlayTurns) void PlayTurns(Token& token, int me, int turns) {
   for (int t = 0; t < turns; ++t) {
     std::unique_lock<std::mutex> lock(token.mutex);
     while (token.turn != me) {
@@ -228,7 +253,8 @@ TEST_F(ContentionSamplerTest, EveryConditionVariableWaitIsOneBlockEvent) {
   Start(ContentionProfile::kBlock, 1);
   constexpr int kTurns = 500;
   Token token;
-  const Totals before = EventsThrough(ContentionProfile::kBlock, WaitKind::kCondition, &PlayTurns);
+  const Totals before =
+      EventsThrough(ContentionProfile::kBlock, WaitKind::kCondition, CodeOf(PlayTurns));
   Timed([&] {
     std::thread other([&] { PlayTurns(token, 1, kTurns); });
     PlayTurns(token, 0, kTurns);
@@ -236,7 +262,7 @@ TEST_F(ContentionSamplerTest, EveryConditionVariableWaitIsOneBlockEvent) {
   });
   ASSERT_GE(token.waits, kTurns);  // at least the other player's every turn
   const Totals waits =
-      EventsThrough(ContentionProfile::kBlock, WaitKind::kCondition, &PlayTurns) - before;
+      EventsThrough(ContentionProfile::kBlock, WaitKind::kCondition, CodeOf(PlayTurns)) - before;
   EXPECT_EQ(waits.contentions, token.waits);
   // Each recorded wait lies inside the player's own measure of it; what the
   // measure adds around the wait is small beside the other's 100 us turn.
@@ -252,9 +278,9 @@ TEST_F(ContentionSamplerTest, SampledRatesAreScaledWithoutBias) {
   constexpr int kRounds = 3000;
   HeldLock lock;
   const Totals blocked_before =
-      EventsThrough(ContentionProfile::kBlock, WaitKind::kMutex, &WaiterLocks);
+      EventsThrough(ContentionProfile::kBlock, WaitKind::kMutex, CodeOf(WaiterLocks));
   const Totals blamed_before =
-      EventsThrough(ContentionProfile::kMutex, WaitKind::kMutex, &HolderUnlocks);
+      EventsThrough(ContentionProfile::kMutex, WaitKind::kMutex, CodeOf(HolderUnlocks));
   constexpr std::chrono::microseconds kHold(50);
   Timed([&] { RunHeldLock(lock, kRounds, kHold); });
   // Unscaled samples would give about a third of the true delay, scaling
@@ -263,12 +289,14 @@ TEST_F(ContentionSamplerTest, SampledRatesAreScaledWithoutBias) {
   const double at_least = 0.9 * kRounds * Nanos(kHold);
   const double at_most = 1.1 * lock.waited_ns;
   const Totals blocked =
-      EventsThrough(ContentionProfile::kBlock, WaitKind::kMutex, &WaiterLocks) - blocked_before;
+      EventsThrough(ContentionProfile::kBlock, WaitKind::kMutex, CodeOf(WaiterLocks)) -
+      blocked_before;
   EXPECT_NEAR(blocked.contentions, kRounds, kRounds * 0.10);
   EXPECT_GE(blocked.delay_ns, at_least);
   EXPECT_LE(blocked.delay_ns, at_most);
   const Totals blamed =
-      EventsThrough(ContentionProfile::kMutex, WaitKind::kMutex, &HolderUnlocks) - blamed_before;
+      EventsThrough(ContentionProfile::kMutex, WaitKind::kMutex, CodeOf(HolderUnlocks)) -
+      blamed_before;
   EXPECT_NEAR(blamed.contentions, kRounds, kRounds * 0.10);
   EXPECT_GE(blamed.delay_ns, at_least);
   EXPECT_LE(blamed.delay_ns, at_most);
@@ -335,19 +363,19 @@ TEST_F(ContentionSamplerTest, JoinsSemaphoresAndRwlocksAreBlockEvents) {
 // Standard library waits that block in futex system calls through
 // syscall(): from inline code (semaphore, latch, atomic wait) and from
 // libstdc++ (future).
-[[gnu::noinline]] void AcquireSemaphore(std::binary_semaphore& semaphore) {
+FOUND_IN_STACKS(AcquireSemaphore) void AcquireSemaphore(std::binary_semaphore& semaphore) {
   semaphore.acquire();
   asm volatile("");
 }
-[[gnu::noinline]] void WaitForLatch(std::latch& latch) {
+FOUND_IN_STACKS(WaitForLatch) void WaitForLatch(std::latch& latch) {
   latch.wait();
   asm volatile("");
 }
-[[gnu::noinline]] void WaitForAtomic(std::atomic<int>& value) {
+FOUND_IN_STACKS(WaitForAtomic) void WaitForAtomic(std::atomic<int>& value) {
   value.wait(0);
   asm volatile("");
 }
-[[gnu::noinline]] int GetFuture(std::future<int>& future) {
+FOUND_IN_STACKS(GetFuture) int GetFuture(std::future<int>& future) {
   const int value = future.get();
   asm volatile("");
   return value;
@@ -372,13 +400,13 @@ TEST_F(ContentionSamplerTest, FutexWaitsOfTheStandardLibraryAreBlockEvents) {
   std::promise<int> promise;
   std::future<int> future = promise.get_future();
   const Totals semaphore_before =
-      EventsThrough(ContentionProfile::kBlock, WaitKind::kFutex, &AcquireSemaphore);
+      EventsThrough(ContentionProfile::kBlock, WaitKind::kFutex, CodeOf(AcquireSemaphore));
   const Totals latch_before =
-      EventsThrough(ContentionProfile::kBlock, WaitKind::kFutex, &WaitForLatch);
+      EventsThrough(ContentionProfile::kBlock, WaitKind::kFutex, CodeOf(WaitForLatch));
   const Totals atomic_before =
-      EventsThrough(ContentionProfile::kBlock, WaitKind::kFutex, &WaitForAtomic);
+      EventsThrough(ContentionProfile::kBlock, WaitKind::kFutex, CodeOf(WaitForAtomic));
   const Totals future_before =
-      EventsThrough(ContentionProfile::kBlock, WaitKind::kFutex, &GetFuture);
+      EventsThrough(ContentionProfile::kBlock, WaitKind::kFutex, CodeOf(GetFuture));
   Timed([&] {
     WaitForRelease([&] { AcquireSemaphore(semaphore); }, [&] { semaphore.release(); });
     WaitForRelease([&] { WaitForLatch(latch); }, [&] { latch.count_down(); });
@@ -390,14 +418,15 @@ TEST_F(ContentionSamplerTest, FutexWaitsOfTheStandardLibraryAreBlockEvents) {
     WaitForRelease([&] { EXPECT_EQ(GetFuture(future), 7); }, [&] { promise.set_value(7); });
   });
   const std::pair<const char*, Totals> waits[] = {
-      {"semaphore", EventsThrough(ContentionProfile::kBlock, WaitKind::kFutex, &AcquireSemaphore) -
-                        semaphore_before},
-      {"latch",
-       EventsThrough(ContentionProfile::kBlock, WaitKind::kFutex, &WaitForLatch) - latch_before},
-      {"atomic",
-       EventsThrough(ContentionProfile::kBlock, WaitKind::kFutex, &WaitForAtomic) - atomic_before},
-      {"future",
-       EventsThrough(ContentionProfile::kBlock, WaitKind::kFutex, &GetFuture) - future_before},
+      {"semaphore",
+       EventsThrough(ContentionProfile::kBlock, WaitKind::kFutex, CodeOf(AcquireSemaphore)) -
+           semaphore_before},
+      {"latch", EventsThrough(ContentionProfile::kBlock, WaitKind::kFutex, CodeOf(WaitForLatch)) -
+                    latch_before},
+      {"atomic", EventsThrough(ContentionProfile::kBlock, WaitKind::kFutex, CodeOf(WaitForAtomic)) -
+                     atomic_before},
+      {"future", EventsThrough(ContentionProfile::kBlock, WaitKind::kFutex, CodeOf(GetFuture)) -
+                     future_before},
   };
   for (const auto& [name, totals] : waits) {
     EXPECT_GE(totals.contentions, 1) << name;
@@ -407,7 +436,7 @@ TEST_F(ContentionSamplerTest, FutexWaitsOfTheStandardLibraryAreBlockEvents) {
   }
 }
 
-[[gnu::noinline]] void OwnThreadLocks(std::mutex& mutex) {
+FOUND_IN_STACKS(OwnThreadLocks) void OwnThreadLocks(std::mutex& mutex) {
   mutex.lock();
   mutex.unlock();
   asm volatile("");
@@ -417,7 +446,8 @@ TEST_F(ContentionSamplerTest, BenchprofsOwnThreadsAreLeftOut) {
   Start(ContentionProfile::kBlock, 1);
   Start(ContentionProfile::kMutex, 1);
   std::mutex mutex;
-  const Totals before = EventsThrough(ContentionProfile::kBlock, WaitKind::kMutex, &OwnThreadLocks);
+  const Totals before =
+      EventsThrough(ContentionProfile::kBlock, WaitKind::kMutex, CodeOf(OwnThreadLocks));
   const ContentionStats blamed_before = GetContentionStats(ContentionProfile::kMutex);
   Timed([&] {
     mutex.lock();
@@ -430,9 +460,10 @@ TEST_F(ContentionSamplerTest, BenchprofsOwnThreadsAreLeftOut) {
     mutex.unlock();
     own.join();
   });
-  EXPECT_EQ((EventsThrough(ContentionProfile::kBlock, WaitKind::kMutex, &OwnThreadLocks) - before)
-                .contentions,
-            0);
+  EXPECT_EQ(
+      (EventsThrough(ContentionProfile::kBlock, WaitKind::kMutex, CodeOf(OwnThreadLocks)) - before)
+          .contentions,
+      0);
   // Nobody the profile counts waited: the unlock is not charged.
   EXPECT_EQ(GetContentionStats(ContentionProfile::kMutex).recorded, blamed_before.recorded);
 }

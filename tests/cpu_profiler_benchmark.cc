@@ -32,7 +32,7 @@ namespace {
 
 // 30 frames of recursion plus the benchmark's own: the leaf is ~32 deep.
 [[gnu::noinline]] uint64_t Deep(int depth, uint64_t x) {
-  const uint64_t r = depth == 0 ? Leaf(x) : Deep(depth - 1, x + 1);
+  uint64_t r = depth == 0 ? Leaf(x) : Deep(depth - 1, x + 1);
   benchmark::DoNotOptimize(r);
   return r + 1;
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "benchprof_benchmark_version.h"
 #include "cli/benchmark_flags.h"
 #include "cli/flag_spelling.h"
 #include "cli/harness_flags.h"
@@ -51,7 +52,7 @@ TEST(BenchmarkFlagsTest, AcceptsEveryValidFlag) {
                          "--benchmark_filter=BM_.*/8",
                          "--benchmark_filter=-Slow",
                          "--benchmark_filter=",
-                         "--benchmark_min_time=0.5",
+                         "--benchmark_min_time=1",
                          "--benchmark_min_warmup_time=0",
                          "--benchmark_repetitions=10",
                          "--benchmark_enable_random_interleaving=true",
@@ -73,14 +74,20 @@ TEST(BenchmarkFlagsTest, AcceptsEveryValidFlag) {
   }
 }
 
+void ExpectRefused(const std::vector<std::pair<std::string, std::string>>& cases) {
+  for (const auto& [arg, message] : cases) {
+    const Status s = ValidateBenchmarkFlag(arg);
+    EXPECT_FALSE(s.ok()) << arg;
+    EXPECT_NE(s.message().find(message), std::string::npos) << arg << " -> " << s.message();
+  }
+}
+
 TEST(BenchmarkFlagsTest, RejectsWhatTheLibraryWouldMisread) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"--benchmark_filter=a[", "--benchmark_filter=a[: invalid regular expression"},
       {"--benchmark_filter", "--benchmark_filter: needs a value, as --benchmark_filter=VALUE"},
       {"--benchmark_repetitions=2.5", "--benchmark_repetitions=2.5: expected an integer"},
       {"--benchmark_repetitions=3000000000", "expected an integer from 1 to 2147483647"},
-      {"--benchmark_min_time=100x", "the 's' and 'x' suffixes need Google Benchmark 1.8"},
-      {"--benchmark_min_time=inf", "expected a non-negative number of seconds"},
       {"--benchmark_format=JSON", "expected one of console, json, csv"},
       {"--benchmark_context=a=1,", "expected key=value pairs"},
       {"--benchmark_context==1", "expected key=value pairs"},
@@ -88,10 +95,40 @@ TEST(BenchmarkFlagsTest, RejectsWhatTheLibraryWouldMisread) {
       {"--benchmark_filterx=1", "unknown flag --benchmark_filterx=1"},
       {"--v", "--v: needs a value"},
   };
-  for (const auto& [arg, message] : cases) {
-    const Status s = ValidateBenchmarkFlag(arg);
-    EXPECT_FALSE(s.ok()) << arg;
-    EXPECT_NE(s.message().find(message), std::string::npos) << arg << " -> " << s.message();
+  ExpectRefused(cases);
+}
+
+// --benchmark_min_time is seconds on 1.7; 1.8 made it "<float>s" or
+// "<int>x" and still takes a bare number of seconds.
+TEST(BenchmarkFlagsTest, MinTimeAsTheLinkedVersionSpellsIt) {
+  if (BENCHPROF_BENCHMARK_VERSION_NUMBER >= 10800) {
+    for (const char* ok : {"--benchmark_min_time=0.5s", "--benchmark_min_time=100x",
+                           "--benchmark_min_time=0.5", "--benchmark_min_time=0s"}) {
+      const Status s = ValidateBenchmarkFlag(ok);
+      EXPECT_TRUE(s.ok()) << ok << ": " << s.message();
+    }
+    ExpectRefused({{"--benchmark_min_time=0x", "expected <seconds>s or <iterations>x"},
+                   {"--benchmark_min_time=1.5x", "expected <seconds>s or <iterations>x"},
+                   {"--benchmark_min_time=-1s", "expected <seconds>s or <iterations>x"},
+                   {"--benchmark_min_time=inf", "expected <seconds>s or <iterations>x"},
+                   {"--benchmark_min_time=s", "expected <seconds>s or <iterations>x"}});
+    EXPECT_EQ(ForLibrary("--benchmark_min_time=0.5"), "--benchmark_min_time=0.5s");
+    EXPECT_EQ(ForLibrary("--benchmark_min_time=100x"), "--benchmark_min_time=100x");
+  } else {
+    ExpectRefused({{"--benchmark_min_time=100x", "Google Benchmark 1.7.1 has no 's' or 'x'"},
+                   {"--benchmark_min_time=0.5s", "Google Benchmark 1.7.1 has no 's' or 'x'"},
+                   {"--benchmark_min_time=inf", "expected a non-negative number of seconds"}});
+    EXPECT_EQ(ForLibrary("--benchmark_min_time=0.5"), "--benchmark_min_time=0.5");
+  }
+  EXPECT_EQ(ForLibrary("--benchmark_filter=0.5"), "--benchmark_filter=0.5");
+}
+
+TEST(BenchmarkFlagsTest, DryRunExistsFrom191) {
+  const Status s = ValidateBenchmarkFlag("--benchmark_dry_run");
+  if (BENCHPROF_BENCHMARK_VERSION_NUMBER >= 10901) {
+    EXPECT_TRUE(s.ok()) << s.message();
+  } else {
+    EXPECT_EQ(s.message(), "unknown flag --benchmark_dry_run (see --help)");
   }
 }
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -211,9 +212,11 @@ std::vector<int> TopLevelFields(std::string_view bytes) {
 class TempDirTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    // A parameterised test's name has a '/': one directory, not two.
+    std::string test_name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(test_name.begin(), test_name.end(), '/', '-');
     dir_ = std::filesystem::temp_directory_path() /
-           ("benchprof-pprof-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           ("benchprof-pprof-" + std::to_string(getpid()) + "-" + test_name);
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }

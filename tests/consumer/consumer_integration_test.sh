@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Builds tests/consumer against benchprof both ways a user would (installed
-# package, and add_subdirectory) and checks --benchmem on its benchmark,
-# and --trace (with the trace API), --cpuprofile and --memprofile.
+# Builds tests/consumer against benchprof the ways a user would (installed
+# package; add_subdirectory; add_subdirectory beside the project's own
+# Google Benchmark) and checks --benchmem on its benchmark, and --trace
+# (with the trace API), --cpuprofile and --memprofile.
 # Usage: consumer_integration_test.sh <benchprof source dir> <benchprof build dir>
+#          <CMAKE_PREFIX_PATH of that build> <Google Benchmark source dir>
 set -euo pipefail
 source_dir=$1
 build_dir=$2
+prefix_path=$3   # where that build found Google Benchmark ("" for the system's)
+sibling_benchmark=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/benchprof-consumer-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -34,14 +38,43 @@ check() {
   echo "ok: $binary"
 }
 
+# Google Benchmark's version, as the consumer's binary reports it.
+check_version() {
+  local binary=$1 expected=$2
+  "$binary" --version | grep -q "(Google Benchmark $expected)" ||
+    fail "$binary: built against $("$binary" --version), expected $expected"
+}
+
+built_against=$("$build_dir/benchmarks/bench" --version | sed -n 's/.*(Google Benchmark \([0-9.]*\).*/\1/p')
+
 cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
 cmake -S "$source_dir/tests/consumer" -B "$work/installed" -G Ninja \
-  -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  -DCMAKE_PREFIX_PATH="$work/prefix;$prefix_path" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$work/installed" >/dev/null
+check_version "$work/installed/my_bench" "$built_against"
 check "$work/installed/my_bench"
 
 cmake -S "$source_dir/tests/consumer" -B "$work/subdirectory" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$prefix_path" \
   -DBENCHPROF_SOURCE_DIR="$source_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$work/subdirectory" >/dev/null
+check_version "$work/subdirectory/my_bench" "$built_against"
 check "$work/subdirectory/my_bench"
-echo "1 passed, 0 failed"
+
+# The project's own Google Benchmark, as released (ci/google-benchmark
+# keeps its source), is the one benchprof uses: not the system's.
+sibling_version=$(sed -n 's/^project *( *benchmark *VERSION \([0-9.]*\).*/\1/p' \
+  "$sibling_benchmark/CMakeLists.txt")
+[ -n "$sibling_version" ] || fail "no Google Benchmark source in $sibling_benchmark"
+if [ "$sibling_version" != "$built_against" ]; then
+  # The same build as in the leg against $sibling_version: done there.
+  echo "2 passed, 0 failed (beside Google Benchmark $sibling_version: in that version's leg)"
+  exit 0
+fi
+cmake -S "$source_dir/tests/consumer" -B "$work/sibling" -G Ninja \
+  -DBENCHMARK_SOURCE_DIR="$sibling_benchmark" -DBENCHPROF_SOURCE_DIR="$source_dir" \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$work/sibling" >/dev/null
+check_version "$work/sibling/my_bench" "$sibling_version"
+check "$work/sibling/my_bench"
+echo "3 passed, 0 failed"

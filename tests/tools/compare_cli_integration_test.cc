@@ -23,6 +23,8 @@ using testing::TempDir;
 const std::string kTestData = COMPARE_TESTDATA_DIR;
 const std::string kBase = kTestData + "/base.json";
 const std::string kHead = kTestData + "/head.json";
+const std::string kUpgradeBase = kTestData + "/upgrade_base_1.7.1.json";
+const std::string kUpgradeHead = kTestData + "/upgrade_head_1.9.1.json";
 
 ProcessResult Benchprof(std::vector<std::string> args) {
   args.insert(args.begin(), BENCHPROF_PATH);
@@ -177,6 +179,58 @@ TEST(CompareCliTest, EveryBadInputIsExitThreeWithOneLine) {
   ExpectBadInput(Benchprof({"compare", kBase, dir.path()}), ": is a directory");
 }
 
+TEST(CompareCliTest, GoogleBenchmarkUpgrade) {
+  // A 1.7.1 base against a 1.9.1 head: BM_AlgorithmOne regressed; BM_Gpu
+  // skipped itself in head, which is listed and does not change the code.
+  ProcessResult r = Benchprof({"compare", kUpgradeBase, kUpgradeHead});
+  EXPECT_EQ(r.exit_code, 1) << r.stdout_text << r.stderr_text;
+  EXPECT_EQ(r.stderr_text, "");
+  EXPECT_EQ(r.stdout_text.rfind("base: " + kUpgradeBase +
+                                    " (Google Benchmark 1.7.1)\nhead: " + kUpgradeHead +
+                                    " (Google Benchmark 1.9.1)\nnote: base and head were written "
+                                    "by different Google Benchmark versions (base 1.7.1, head "
+                                    "1.9.1); differences may come from the library\n",
+                                0),
+            0u)
+      << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("\nSkipped (not compared):\n  " + kUpgradeHead +
+                               ": BM_Gpu: skipped (no GPU on this machine)\n"),
+            std::string::npos)
+      << r.stdout_text;
+  EXPECT_EQ(r.stdout_text.find("only in"), std::string::npos) << r.stdout_text;
+
+  r = Benchprof({"compare", "--filter=BM_AlgorithmTwo|BM_Gpu", kUpgradeBase, kUpgradeHead});
+  EXPECT_EQ(r.exit_code, 0) << r.stdout_text;
+  EXPECT_EQ(LastLine(r.stdout_text), "verdict: no regression (exit code 0)");
+  EXPECT_NE(r.stdout_text.find("BM_Gpu: skipped (no GPU on this machine)"), std::string::npos);
+
+  r = Benchprof({"compare", "--format=json", kUpgradeBase, kUpgradeHead});
+  EXPECT_EQ(r.exit_code, 1);
+  StatusOr<json::Value> doc = json::Parse(r.stdout_text);
+  ASSERT_TRUE(doc.ok()) << doc.status().message();
+  EXPECT_EQ(doc->Find("base_google_benchmark_versions")->as_array().front().as_string(), "1.7.1");
+  EXPECT_EQ(doc->Find("head_google_benchmark_versions")->as_array().front().as_string(), "1.9.1");
+  const json::Value& skipped = doc->Find("skipped_in_head")->as_array().at(0);
+  EXPECT_EQ(skipped.Find("benchmark")->as_string(), "BM_Gpu");
+  EXPECT_EQ(skipped.Find("message")->as_string(), "no GPU on this machine");
+  EXPECT_EQ(skipped.Find("repetitions_skipped")->as_number(), 6);
+}
+
+TEST(CompareCliTest, UnknownSchemaVersionIsBadInput) {
+  TempDir dir;
+  std::string v2 = ReadFile(kUpgradeHead);
+  const std::string v1 = "\"json_schema_version\": 1";
+  ASSERT_NE(v2.find(v1), std::string::npos);
+  v2.replace(v2.find(v1), v1.size(), "\"json_schema_version\": 2");
+  Write(dir.File("v2.json"), v2);
+  ExpectBadInput(Benchprof({"compare", kUpgradeBase, dir.File("v2.json")}),
+                 "benchprof compare: " + dir.File("v2.json") +
+                     ": unsupported json_schema_version 2 (this benchprof reads 1)");
+  ExpectBadInput(Benchprof({"convert", dir.File("v2.json")}),
+                 "benchprof convert: " + dir.File("v2.json") +
+                     ": unsupported json_schema_version 2 (this benchprof reads 1)");
+}
+
 TEST(CompareCliTest, FlagsTakeTheirValueFromTheNextArgumentToo) {
   const ProcessResult r = Benchprof({"compare", "-format", "json", "-alpha", "0.01", kBase, kHead});
   EXPECT_EQ(r.exit_code, 1) << r.stderr_text;
@@ -203,6 +257,19 @@ TEST(ConvertCliTest, ConvertsToGoText) {
   Write(dir.File("base.txt"), ReadFile(std::string(COMPARE_GOLDEN_DIR) + "/base.go.txt"));
   r = Benchprof({"compare", dir.File("base.txt"), dir.File("head.txt")});
   EXPECT_EQ(r.exit_code, 1) << r.stdout_text << r.stderr_text;
+}
+
+TEST(ConvertCliTest, SkippedAndFailedBenchmarksAreLeftOutWithWarnings) {
+  const ProcessResult r = Benchprof({"convert", kUpgradeHead});
+  EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.stderr_text, "benchprof convert: warning: " + kUpgradeHead +
+                               ": BM_Broken: 6 of 6 repetitions failed (boom); they are ignored\n"
+                               "benchprof convert: warning: " +
+                               kUpgradeHead + ": BM_Gpu: skipped (no GPU on this machine)\n");
+  EXPECT_EQ(r.stdout_text,
+            ReadFile(std::string(COMPARE_GOLDEN_DIR) + "/upgrade_head_1.9.1.go.txt"));
+  EXPECT_EQ(r.stdout_text.find("BM_Gpu"), std::string::npos);
+  EXPECT_EQ(r.stdout_text.find("BM_Broken"), std::string::npos);
 }
 
 TEST(ConvertCliTest, BadInputIsExitThree) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "tools/results/benchfmt_reader.h"
 #include "tools/results/gbench_json.h"
@@ -98,6 +99,38 @@ TEST(GoTextWriterTest, WritesConfigAndOneLinePerRepetition) {
             "run.json: BM_Err: 1 of 1 repetitions failed (boom); they are ignored");
   EXPECT_EQ(writer.warnings()[1],
             "run.json: BM_A/8/threads:2: bad is not a finite number; left out");
+}
+
+TEST(GoTextWriterTest, SkippedRepetitionsAreLeftOutWithAWarning) {
+  // Google Benchmark 1.9.1's shape: State::SkipWithMessage writes "skipped"
+  // and "skip_message". The library versions go into the comment, as they
+  // differ between the sides of an upgrade and would split benchstat's
+  // tables; the schema version is left out.
+  const StatusOr<GbenchResults> r = ParseGbenchJson(R"({
+    "context": {"host_name": "vm", "library_version": "v1.9.1", "json_schema_version": 1,
+                "google_benchmark_version": "1.9.1"},
+    "benchmarks": [
+      {"name": "BM_A", "run_name": "BM_A", "run_type": "iteration", "repetitions": 1,
+       "repetition_index": 0, "threads": 1, "iterations": 10,
+       "real_time": 2.0000000000000000e+00, "cpu_time": 2.0000000000000000e+00,
+       "time_unit": "ns"},
+      {"name": "BM_Gpu", "run_name": "BM_Gpu", "run_type": "iteration", "repetitions": 2,
+       "repetition_index": 0, "threads": 1, "skipped": true, "skip_message": "no GPU",
+       "iterations": 0, "real_time": 0.0000000000000000e+00,
+       "cpu_time": 0.0000000000000000e+00, "time_unit": "ns"},
+      {"name": "BM_Gpu", "run_name": "BM_Gpu", "run_type": "iteration", "repetitions": 2,
+       "repetition_index": 1, "threads": 1, "skipped": true, "skip_message": "no GPU",
+       "iterations": 0, "real_time": 0.0000000000000000e+00,
+       "cpu_time": 0.0000000000000000e+00, "time_unit": "ns"}
+    ]})");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  GoTextWriter writer(GoFormatOptions{});
+  writer.Add("results.json", *r);
+  EXPECT_EQ(writer.Finish(),
+            "benchprof-host: vm\n"
+            "# benchprof: library_version=v1.9.1 google_benchmark_version=1.9.1\n"
+            "BenchmarkBM_A\t      10\t         2.000 ns/op\t         2.000 cpu-ns/op\n");
+  EXPECT_EQ(writer.warnings(), std::vector<std::string>{"results.json: BM_Gpu: skipped (no GPU)"});
 }
 
 TEST(GoTextWriterTest, ConfigChangesBetweenFilesAreWrittenAsBenchfmtDoes) {

@@ -2,7 +2,11 @@
 // testdata/base.json with testdata/head.json (a regression by time, one by
 // allocations, an improvement, too few samples, benchmarks added and
 // removed, a failed benchmark), the Go text `benchprof convert` writes for
-// them, and the report of comparing those Go texts.
+// them, and the report of comparing those Go texts. Then the same across a
+// Google Benchmark upgrade: testdata/upgrade_base_1.7.1.json against
+// testdata/upgrade_head_1.9.1.json (versions in the header, a benchmark
+// skipped with State::SkipWithMessage, a failed one), and the Go text of
+// the 1.9.1 file.
 //
 // To accept intended changes: BENCHPROF_UPDATE_GOLDEN=1 ./golden_test, then
 // review the diff of tests/compare/golden/.
@@ -70,6 +74,16 @@ TEST(GoldenTest, ConvertAndCompareGoText) {
   const Comparison c = Compare(base_set, head_set, CompareOptions{});
   EXPECT_EQ(c.verdict, Verdict::kRegression);
   ExpectGolden("compare_go.txt", RenderComparison(c, OutputFormat::kText));
+}
+
+TEST(GoldenTest, CompareAcrossAGoogleBenchmarkUpgrade) {
+  const Comparison c =
+      Compare(Read("upgrade_base_1.7.1.json"), Read("upgrade_head_1.9.1.json"), CompareOptions{});
+  EXPECT_EQ(c.verdict, Verdict::kRegression);
+  ExpectGolden("compare_upgrade.txt", RenderComparison(c, OutputFormat::kText));
+  ExpectGolden("compare_upgrade.md", RenderComparison(c, OutputFormat::kMarkdown));
+  ExpectGolden("compare_upgrade.json", RenderComparison(c, OutputFormat::kJson));
+  ExpectGolden("upgrade_head_1.9.1.go.txt", ConvertToGo("upgrade_head_1.9.1.json"));
 }
 
 }  // namespace

@@ -25,7 +25,9 @@ void Write(const std::string& path, const std::string& contents) {
 std::string Describe(const StatusOr<ResultSet>& set) {
   if (!set.ok()) return "error: " + set.status().message();
   std::string out = std::string(FormatName(set->format)) + "\n";
-  for (const std::string& f : set->files) out += "file " + f + "\n";
+  for (size_t i = 0; i < set->files.size(); ++i) {
+    out += "file " + set->files[i] + " [" + set->gbench_versions[i] + "]\n";
+  }
   for (const BenchmarkSamples& b : set->benchmarks) {
     out += b.name + " [" + b.time_metric + "]";
     for (const auto& [metric, values] : b.metrics) {
@@ -37,6 +39,8 @@ std::string Describe(const StatusOr<ResultSet>& set) {
   for (const auto& [name, info] : set->metrics) out += "metric " + name + " " + info.unit + "\n";
   for (const auto& [key, value] : set->config) out += "config " + key + "=" + value + "\n";
   for (const std::string& w : set->warnings) out += "warning " + w + "\n";
+  for (const SkipInFile& s : set->skipped)
+    out += "skipped " + s.file + ": " + DescribeSkip(s.skip) + "\n";
   return out;
 }
 
@@ -74,6 +78,11 @@ TEST(ResultFileStreamTest, ResultFilesReadAsTheirText) {
   ASSERT_FALSE(base.empty());
   ExpectSame(dir, {{"base.json", base}});
   ExpectSame(dir, {{"base.json", base}, {"head.json", head}});
+  // Google Benchmark 1.7.1 and 1.9.1, with skipped and failed benchmarks.
+  const std::string upgrade_base = testing::ReadFile(kTestData + "/upgrade_base_1.7.1.json");
+  const std::string upgrade_head = testing::ReadFile(kTestData + "/upgrade_head_1.9.1.json");
+  ExpectSame(dir, {{"upgrade_head.json", upgrade_head}});
+  ExpectSame(dir, {{"upgrade_base.json", upgrade_base}, {"upgrade_head.json", upgrade_head}});
   ExpectSame(dir, {{"a.txt", "BenchmarkA 10 5 ns/op\n"}, {"base.json", base}});
   ExpectSame(dir, {{"base.json", base}, {"a.txt", "BenchmarkA 10 5 ns/op\n"}});
   ExpectSame(dir, {{"pad.json", std::string(5000, ' ') + base}});  // past the sniffed head

@@ -76,6 +76,198 @@ TEST(ResultReaderTest, ReadsGoogleBenchmarkJson) {
   EXPECT_EQ(set.config.front(), (std::pair<std::string, std::string>{"host_name", "vm"}));
 }
 
+// The shape Google Benchmark 1.9.1's json_reporter.cc writes, trimmed:
+// "library_version" and "json_schema_version" in the context (and the keys
+// benchprof's bench adds), a benchmark that called State::SkipWithMessage
+// in both its repetitions, one that called State::SkipWithError, and a
+// normal one with its aggregates.
+constexpr char kGbench191Json[] = R"({
+  "context": {
+    "date": "2026-11-24T16:40:52+00:00", "host_name": "vm", "executable": "./bench",
+    "num_cpus": 2, "mhz_per_cpu": 2596, "cpu_scaling_enabled": false,
+    "caches": [{"type": "Data", "level": 1, "size": 32768, "num_sharing": 1}],
+    "load_avg": [0.43,0.29,0.15],
+    "library_version": "v1.9.1",
+    "library_build_type": "release",
+    "json_schema_version": 1,
+    "benchprof_version": "0.1.0",
+    "google_benchmark_version": "1.9.1"
+  },
+  "benchmarks": [
+    {"name": "BM_Vec/8", "family_index": 0, "per_family_instance_index": 0,
+     "run_name": "BM_Vec/8", "run_type": "iteration", "repetitions": 2, "repetition_index": 0,
+     "threads": 1, "iterations": 1565301, "real_time": 2.9600000000000001e+01,
+     "cpu_time": 1.8000000000000000e+01, "time_unit": "ns", "B/op": 8.0000000000000000e+00,
+     "allocs/op": 1.0000000000000000e+00},
+    {"name": "BM_Vec/8", "family_index": 0, "per_family_instance_index": 0,
+     "run_name": "BM_Vec/8", "run_type": "iteration", "repetitions": 2, "repetition_index": 1,
+     "threads": 1, "iterations": 1565301, "real_time": 3.0000000000000000e+01,
+     "cpu_time": 1.9000000000000000e+01, "time_unit": "ns", "B/op": 8.0000000000000000e+00,
+     "allocs/op": 1.0000000000000000e+00},
+    {"name": "BM_Vec/8_mean", "family_index": 0, "per_family_instance_index": 0,
+     "run_name": "BM_Vec/8", "run_type": "aggregate", "repetitions": 2, "threads": 1,
+     "aggregate_name": "mean", "aggregate_unit": "time", "iterations": 2,
+     "real_time": 2.9800000000000001e+01, "cpu_time": 1.8500000000000000e+01, "time_unit": "ns",
+     "B/op": 8.0000000000000000e+00, "allocs/op": 1.0000000000000000e+00},
+    {"name": "BM_Gpu", "family_index": 1, "per_family_instance_index": 0,
+     "run_name": "BM_Gpu", "run_type": "iteration", "repetitions": 2, "repetition_index": 0,
+     "threads": 1, "skipped": true, "skip_message": "no GPU", "iterations": 0,
+     "real_time": 0.0000000000000000e+00, "cpu_time": 0.0000000000000000e+00, "time_unit": "ns"},
+    {"name": "BM_Gpu", "family_index": 1, "per_family_instance_index": 0,
+     "run_name": "BM_Gpu", "run_type": "iteration", "repetitions": 2, "repetition_index": 1,
+     "threads": 1, "skipped": true, "skip_message": "no GPU", "iterations": 0,
+     "real_time": 0.0000000000000000e+00, "cpu_time": 0.0000000000000000e+00, "time_unit": "ns"},
+    {"name": "BM_Err", "family_index": 2, "per_family_instance_index": 0,
+     "run_name": "BM_Err", "run_type": "iteration", "repetitions": 1, "repetition_index": 0,
+     "threads": 1, "error_occurred": true, "error_message": "boom", "iterations": 0,
+     "real_time": 0.0000000000000000e+00, "cpu_time": 0.0000000000000000e+00, "time_unit": "ns"}
+  ]
+}
+)";
+
+// `text` with its first `from` replaced by `to`.
+std::string Replaced(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(GbenchJsonTest, ReadsVersion191Rows) {
+  const StatusOr<GbenchResults> r = ParseGbenchJson(kGbench191Json);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->library_version, "v1.9.1");
+  EXPECT_EQ(r->json_schema_version, 1);
+  EXPECT_EQ(GbenchVersion(*r), "1.9.1");
+  ASSERT_EQ(r->rows.size(), 6u);
+
+  const GbenchRow& vec = r->rows[0];
+  EXPECT_TRUE(vec.measured());
+  EXPECT_EQ(vec.cpu_ns, 18.0);
+  EXPECT_EQ(vec.iterations, 1565301);
+
+  const GbenchRow& gpu = r->rows[3];
+  EXPECT_TRUE(gpu.skipped);
+  EXPECT_FALSE(gpu.error);
+  EXPECT_FALSE(gpu.measured());
+  EXPECT_EQ(gpu.skip_message, "no GPU");
+  EXPECT_EQ(gpu.iterations, 0);
+  EXPECT_TRUE(gpu.counters.empty());
+
+  const GbenchRow& err = r->rows[5];
+  EXPECT_TRUE(err.error);
+  EXPECT_FALSE(err.skipped);
+  EXPECT_EQ(err.error_message, "boom");
+
+  std::vector<std::string> notes;
+  const std::vector<const GbenchRow*> samples = SampleRows(*r, notes);
+  ASSERT_EQ(samples.size(), 2u);  // the two raw BM_Vec/8 rows
+  EXPECT_EQ(samples[0], &r->rows[0]);
+  EXPECT_EQ(samples[1], &r->rows[1]);
+  // The failure is a note; the skip is not.
+  EXPECT_EQ(notes, std::vector<std::string>{"BM_Err: 1 of 1 repetitions failed (boom); they "
+                                            "are ignored"});
+
+  const std::vector<SkippedBenchmark> skips = SkippedBenchmarks(*r);
+  ASSERT_EQ(skips.size(), 1u);
+  EXPECT_EQ(skips[0].run_name, "BM_Gpu");
+  EXPECT_EQ(skips[0].message, "no GPU");
+  EXPECT_EQ(skips[0].skipped, 2);
+  EXPECT_EQ(skips[0].repetitions, 2);
+  EXPECT_EQ(DescribeSkip(skips[0]), "BM_Gpu: skipped (no GPU)");
+}
+
+TEST(ResultReaderTest, ReadsVersion191Files) {
+  ResultSet set;
+  const Status s = AddResultText("head.json", kGbench191Json, set);
+  ASSERT_TRUE(s.ok()) << s.message();
+  // BM_Gpu skipped itself and BM_Err failed: neither has samples.
+  ASSERT_EQ(set.benchmarks.size(), 1u);
+  const BenchmarkSamples* vec = set.Find("BM_Vec/8");
+  ASSERT_NE(vec, nullptr);
+  EXPECT_EQ(*vec->Find("cpu_time"), (std::vector<double>{18.0, 19.0}));
+  EXPECT_EQ(*vec->Find("real_time"), (std::vector<double>{29.6, 30.0}));
+  EXPECT_EQ(*vec->Find("allocs/op"), (std::vector<double>{1, 1}));
+  EXPECT_EQ(set.Find("BM_Gpu"), nullptr);
+
+  EXPECT_EQ(set.warnings, std::vector<std::string>{"head.json: BM_Err: 1 of 1 repetitions "
+                                                   "failed (boom); they are ignored"});
+  ASSERT_EQ(set.skipped.size(), 1u);
+  EXPECT_EQ(set.skipped[0].file, "head.json");
+  EXPECT_EQ(set.skipped[0].skip.run_name, "BM_Gpu");
+  EXPECT_EQ(set.gbench_versions, std::vector<std::string>{"1.9.1"});
+  EXPECT_EQ(set.config.front(), (std::pair<std::string, std::string>{"host_name", "vm"}));
+}
+
+TEST(GbenchJsonTest, VersionComesFromLibraryVersionThenBenchprofsKey) {
+  auto version = [](const std::string& context) {
+    const StatusOr<GbenchResults> r =
+        ParseGbenchJson(R"({"context": )" + context +
+                        R"(, "benchmarks": [{"name": "BM_A", "real_time": 1, "cpu_time": 1}]})");
+    EXPECT_TRUE(r.ok()) << context;
+    return r.ok() ? GbenchVersion(*r) : "error";
+  };
+  EXPECT_EQ(version(R"({"library_version": "v1.9.1", "google_benchmark_version": "1.9.0"})"),
+            "1.9.1");
+  // A build from a release tarball, as Debian's, writes no "v".
+  EXPECT_EQ(version(R"({"library_version": "1.9.1"})"), "1.9.1");
+  EXPECT_EQ(version(R"({"library_version": "v1.8.3-12-gabcdef12-dirty"})"),
+            "1.8.3-12-gabcdef12-dirty");
+  EXPECT_EQ(version(R"({"library_version": "main"})"), "main");
+  EXPECT_EQ(version(R"({"google_benchmark_version": "1.7.1"})"), "1.7.1");
+  EXPECT_EQ(version(R"({"library_version": "", "google_benchmark_version": "1.7.1"})"), "1.7.1");
+  EXPECT_EQ(version(R"({"host_name": "vm", "benchprof_version": "0.1.0", "x": {"y": [1]}})"), "");
+  EXPECT_EQ(version("{}"), "");
+}
+
+TEST(ResultReaderTest, PartlySkippedBenchmarksKeepTheirSamples) {
+  // A benchmark may skip itself in some repetitions only (e.g. when a
+  // resource comes and goes): the others are samples.
+  const char* text = R"({"benchmarks": [
+    {"name": "BM_Net", "run_name": "BM_Net", "run_type": "iteration", "repetitions": 3,
+     "repetition_index": 0, "iterations": 10, "real_time": 5, "cpu_time": 4, "time_unit": "ns"},
+    {"name": "BM_Net", "run_name": "BM_Net", "run_type": "iteration", "repetitions": 3,
+     "repetition_index": 1, "skipped": true, "skip_message": "offline", "iterations": 0,
+     "real_time": 0, "cpu_time": 0, "time_unit": "ns"},
+    {"name": "BM_Net", "run_name": "BM_Net", "run_type": "iteration", "repetitions": 3,
+     "repetition_index": 2, "iterations": 10, "real_time": 6, "cpu_time": 5, "time_unit": "ns"}
+  ]})";
+  ResultSet set;
+  ASSERT_TRUE(AddResultText("net.json", text, set).ok());
+  EXPECT_EQ(*set.Find("BM_Net")->Find("cpu_time"), (std::vector<double>{4, 5}));
+  EXPECT_TRUE(set.warnings.empty());
+  ASSERT_EQ(set.skipped.size(), 1u);
+  EXPECT_EQ(DescribeSkip(set.skipped[0].skip), "BM_Net: 1 of 3 repetitions skipped (offline)");
+  EXPECT_EQ(set.gbench_versions, std::vector<std::string>{""});
+}
+
+TEST(ResultReaderTest, AFileWhoseBenchmarksAllSkippedIsNotBadInput) {
+  const char* text = R"({"benchmarks": [
+    {"name": "BM_Gpu", "run_type": "iteration", "skipped": true, "skip_message": "",
+     "iterations": 0, "real_time": 0, "cpu_time": 0, "time_unit": "ns"}]})";
+  ResultSet set;
+  const Status s = AddResultText("gpu.json", text, set);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_TRUE(set.benchmarks.empty());
+  ASSERT_EQ(set.skipped.size(), 1u);
+  EXPECT_EQ(DescribeSkip(set.skipped[0].skip), "BM_Gpu: skipped");  // no message
+  EXPECT_EQ(set.files, std::vector<std::string>{"gpu.json"});
+}
+
+TEST(ResultReaderTest, SchemaVersion2IsRefused) {
+  const std::string v2 =
+      Replaced(kGbench191Json, R"("json_schema_version": 1)", R"("json_schema_version": 2)");
+  const StatusOr<GbenchResults> parsed = ParseGbenchJson(v2);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.status().message(),
+            "unsupported json_schema_version 2 (this benchprof reads 1)");
+  ResultSet set;
+  const Status s = AddResultText("next.json", v2, set);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "next.json: unsupported json_schema_version 2 (this benchprof reads 1)");
+  EXPECT_TRUE(set.files.empty());
+}
+
 TEST(ResultReaderTest, AggregatesOnlyFileUsesTheMedianWithAWarning) {
   const char* text = R"({"benchmarks": [
     {"name": "BM_A_mean", "run_name": "BM_A", "run_type": "aggregate", "aggregate_name": "mean",
@@ -201,6 +393,35 @@ TEST(ResultReaderTest, EveryBadInputIsOneLineNamingTheFile) {
        "\"cpu_time\": 1}]}",
        "f: benchmarks[0] (BM_A): unknown \"run_type\" \"x\" (expected \"iteration\" or "
        "\"aggregate\")"},
+      {"skipped not a bool",
+       "{\"benchmarks\": [{\"name\": \"BM_A\", \"skipped\": \"yes\", \"real_time\": 0, "
+       "\"cpu_time\": 0}]}",
+       "f: benchmarks[0] (BM_A): \"skipped\" is a string, expected true or false"},
+      {"skipped as a number",
+       "{\"benchmarks\": [{\"name\": \"BM_A\", \"skipped\": 1, \"real_time\": 0, "
+       "\"cpu_time\": 0}]}",
+       "f: benchmarks[0] (BM_A): \"skipped\" is a number, expected true or false"},
+      {"skip_message not a string",
+       "{\"benchmarks\": [{\"name\": \"BM_A\", \"skipped\": true, \"skip_message\": [], "
+       "\"real_time\": 0, \"cpu_time\": 0}]}",
+       "f: benchmarks[0] (BM_A): \"skip_message\" is an array, expected a string"},
+      {"schema version 2", "{\"context\": {\"json_schema_version\": 2}, \"benchmarks\": []}",
+       "f: unsupported json_schema_version 2 (this benchprof reads 1)"},
+      {"schema version 0", "{\"context\": {\"json_schema_version\": 0}, \"benchmarks\": []}",
+       "f: context: \"json_schema_version\" must be an integer >= 1"},
+      {"schema version 1.5", "{\"context\": {\"json_schema_version\": 1.5}, \"benchmarks\": []}",
+       "f: context: \"json_schema_version\" must be an integer >= 1"},
+      {"schema version NaN", "{\"context\": {\"json_schema_version\": NaN}, \"benchmarks\": []}",
+       "f: context: \"json_schema_version\" must be an integer >= 1"},
+      {"schema version string",
+       "{\"context\": {\"json_schema_version\": \"1\"}, \"benchmarks\": []}",
+       "f: context: \"json_schema_version\" is a string, expected a number"},
+      {"library_version not a string",
+       "{\"context\": {\"library_version\": 1.9}, \"benchmarks\": []}",
+       "f: context: \"library_version\" is a number, expected a string"},
+      {"google_benchmark_version not a string",
+       "{\"context\": {\"google_benchmark_version\": null}, \"benchmarks\": []}",
+       "f: context: \"google_benchmark_version\" is a null, expected a string"},
       {"all failed",
        "{\"benchmarks\": [{\"name\": \"BM_A\", \"error_occurred\": true, \"error_message\": \"x\", "
        "\"real_time\": 0, \"cpu_time\": 0}]}",

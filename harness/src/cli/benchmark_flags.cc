@@ -6,6 +6,7 @@
 #include <regex>
 #include <string>
 
+#include "benchprof_benchmark_version.h"
 #include "cli/flag_spelling.h"
 #include "common/number_parser.h"
 
@@ -17,6 +18,7 @@ enum class Kind {
   kPositiveInt,
   kInt,
   kSeconds,
+  kMinTime,
   kFormat,
   kTimeUnit,
   kColor,
@@ -31,13 +33,19 @@ struct BenchmarkFlag {
   Kind kind;
 };
 
-// Every flag benchmark::Initialize() of 1.7.1 understands.
+// 1.8 made --benchmark_min_time a string: "<float>s" or "<int>x".
+constexpr bool kMinTimeHasSuffix = BENCHPROF_BENCHMARK_VERSION_NUMBER >= 10800;
+
+// Every flag benchmark::Initialize() of the linked version understands.
 constexpr std::array kBenchmarkFlags = {
     BenchmarkFlag{"benchmark_list_tests", Kind::kBool},
     BenchmarkFlag{"benchmark_filter", Kind::kRegex},
-    BenchmarkFlag{"benchmark_min_time", Kind::kSeconds},
+    BenchmarkFlag{"benchmark_min_time", kMinTimeHasSuffix ? Kind::kMinTime : Kind::kSeconds},
     BenchmarkFlag{"benchmark_min_warmup_time", Kind::kSeconds},
     BenchmarkFlag{"benchmark_repetitions", Kind::kPositiveInt},
+#if BENCHPROF_BENCHMARK_VERSION_NUMBER >= 10901
+    BenchmarkFlag{"benchmark_dry_run", Kind::kBool},
+#endif
     BenchmarkFlag{"benchmark_enable_random_interleaving", Kind::kBool},
     BenchmarkFlag{"benchmark_report_aggregates_only", Kind::kBool},
     BenchmarkFlag{"benchmark_display_aggregates_only", Kind::kBool},
@@ -89,6 +97,33 @@ Status CheckContext(std::string_view value) {
   return Status();
 }
 
+Status CheckSeconds(std::string_view value) {
+  const std::optional<double> parsed = ParseNumber(value);
+  if (parsed && *parsed >= 0) return Status();
+  if (!value.empty() && (value.back() == 's' || value.back() == 'x')) {
+    return Status::Error(
+        std::string("expected seconds as a plain number, e.g. 0.5 (Google Benchmark ") +
+        kBenchmarkVersion + " has no 's' or 'x' suffix; 1.8 added them)");
+  }
+  return Status::Error("expected a non-negative number of seconds");
+}
+
+// 1.8's syntax: "0.5s" (seconds), "100x" (exact iterations), or a bare
+// number of seconds, which the library accepts with a warning.
+Status CheckMinTime(std::string_view value) {
+  constexpr std::string_view kSyntax = "expected <seconds>s or <iterations>x, e.g. 0.5s or 100x";
+  if (value.ends_with('x')) {
+    const std::optional<int64_t> iterations =
+        ParseInteger(value.substr(0, value.size() - 1), IntegerSyntax::kDecimal);
+    if (!iterations || *iterations < 1) return Status::Error(std::string(kSyntax));
+    return Status();
+  }
+  if (value.ends_with('s')) value.remove_suffix(1);
+  const std::optional<double> seconds = ParseNumber(value);
+  if (!seconds || *seconds < 0) return Status::Error(std::string(kSyntax));
+  return Status();
+}
+
 Status CheckValue(Kind kind, std::string_view value) {
   switch (kind) {
     case Kind::kBool:
@@ -107,18 +142,10 @@ Status CheckValue(Kind kind, std::string_view value) {
       }
       return Status();
     }
-    case Kind::kSeconds: {
-      const std::optional<double> parsed = ParseNumber(value);
-      if (!parsed || *parsed < 0) {
-        if (!value.empty() && (value.back() == 's' || value.back() == 'x')) {
-          return Status::Error(
-              "expected seconds as a plain number, e.g. 0.5 (the 's' and 'x' suffixes need "
-              "Google Benchmark 1.8)");
-        }
-        return Status::Error("expected a non-negative number of seconds");
-      }
-      return Status();
-    }
+    case Kind::kSeconds:
+      return CheckSeconds(value);
+    case Kind::kMinTime:
+      return CheckMinTime(value);
     case Kind::kFormat:
       return CheckOneOf(value, {"console", "json", "csv"});
     case Kind::kTimeUnit:
@@ -156,6 +183,17 @@ Status ValidateBenchmarkFlag(std::string_view arg) {
     return CheckValue(flag.kind, *spelling.value).WithContext(std::string(arg));
   }
   return Status::Error("unknown flag " + std::string(arg) + " (see --help)");
+}
+
+std::string ForLibrary(std::string_view arg) {
+  const FlagSpelling spelling = SplitFlag(arg);
+  if (!kMinTimeHasSuffix || spelling.name != "benchmark_min_time" || !spelling.value ||
+      spelling.value->empty() || spelling.value->back() == 's' || spelling.value->back() == 'x') {
+    return std::string(arg);
+  }
+  // A bare number means seconds on every version; 1.8+ would print a
+  // warning for each benchmark, so the library gets the explicit spelling.
+  return "--benchmark_min_time=" + std::string(*spelling.value) + "s";
 }
 
 }  // namespace benchprof::cli

@@ -1,7 +1,7 @@
-// Validation of Google Benchmark 1.7.1's own flags, before the library sees
-// them.
+// Validation of Google Benchmark's own flags, as the linked version spells
+// them, before the library sees them.
 //
-// 1.7.1 parses `--benchmark_*` flags leniently: a malformed integer leaves the
+// The library parses `--benchmark_*` flags leniently: a malformed integer leaves the
 // token in argv after printing a message, a bad --benchmark_format prints the
 // help and exits 0, `--benchmark_list_tests=banana` means true, an invalid
 // filter regex reads as "no benchmark matched". benchprof checks every such
@@ -12,6 +12,7 @@
 #ifndef BENCHPROF_CLI_BENCHMARK_FLAGS_H_
 #define BENCHPROF_CLI_BENCHMARK_FLAGS_H_
 
+#include <string>
 #include <string_view>
 
 #include "common/status.h"
@@ -23,9 +24,16 @@ namespace benchprof::cli {
 bool IsBenchmarkFlag(std::string_view arg);
 
 // Checks one argument for which IsBenchmarkFlag() is true: the flag must be
-// one 1.7.1 knows, spelled `--name=value` (booleans may omit `=value`), with a
+// one the linked version knows (--benchmark_dry_run: 1.9.1+), with
+// --benchmark_min_time as that version spells it (1.7: seconds; 1.8+:
+// "0.5s", "100x" or seconds), spelled `--name=value` (booleans may omit `=value`), with a
 // value of the right form. The error names the argument.
 Status ValidateBenchmarkFlag(std::string_view arg);
+
+// `arg`, valid, as the library should see it: on 1.8+ a bare
+// --benchmark_min_time=N becomes N seconds spelled "Ns" (the library would
+// warn about the bare number once per benchmark); else unchanged.
+std::string ForLibrary(std::string_view arg);
 
 }  // namespace benchprof::cli
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "benchprof/main.h"
+#include "benchprof_benchmark_version.h"
 
 namespace benchprof::cli {
 namespace {
@@ -27,17 +28,27 @@ std::span<const ExitCodeInfo> BenchExitCodes() { return kBenchExitCodes; }
 
 void PrintHelp(const FlagSet& flags) {
   std::printf(
-      "Runs Google Benchmark 1.7.1 benchmarks and measures them as `go test -bench` does.\n"
+      "Runs Google Benchmark benchmarks and measures them as `go test -bench` does.\n"
+      "Built against Google Benchmark %s: its flags are these.\n"
       "\n"
-      "Google Benchmark flags (spelled --name=value):\n");
+      "Google Benchmark flags (spelled --name=value):\n",
+      kBenchmarkVersion);
   std::fflush(stdout);
   benchmark::PrintDefaultHelp();
   std::fflush(stdout);
 
   Print("\nbenchprof flags (Go's single-dash spelling -name works too):\n");
   Print(flags.Usage());
+  Print(
+      "  --version\n"
+      "        print benchprof's version and the Google Benchmark version it was built against\n");
   Print("\n");
   Print(FormatExitCodes(kBenchExitCodes));
+}
+
+void PrintVersion() {
+  std::printf("benchprof %s (Google Benchmark %s%s)\n", BENCHPROF_VERSION, kBenchmarkVersion,
+              kBenchmarkVersionUntested ? ", untested" : "");
 }
 
 }  // namespace benchprof::cli

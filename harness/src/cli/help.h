@@ -17,6 +17,10 @@ std::span<const ExitCodeInfo> BenchExitCodes();
 // Prints the help to stdout, with `flags` as benchprof's flags.
 void PrintHelp(const FlagSet& flags);
 
+// Prints `bench --version` to stdout: benchprof's version and the Google
+// Benchmark version it was built against.
+void PrintVersion();
+
 }  // namespace benchprof::cli
 
 #endif  // BENCHPROF_CLI_HELP_H_

@@ -111,6 +111,11 @@ class Profile {
   virtual void OnPausing(benchmark::State& /*state*/) {}
   virtual void OnResumed(benchmark::State& /*state*/) {}
 
+  // The loop announced to OnLoopStarting with `segment` is not a run but a
+  // user's manager's extra pass (session/manager_passes.h): forget it. No
+  // other event follows for that loop.
+  virtual void OnLoopWithdrawn(uint32_t /*segment*/) {}
+
   // The reported run whose last segment is `segment` is `label`.
   virtual void OnReportedRun(uint32_t /*segment*/, const aggregate::RunLabel& /*label*/) {}
 

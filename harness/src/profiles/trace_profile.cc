@@ -112,6 +112,9 @@ class TraceProfile final : public Profile {
   void OnResumed(benchmark::State&) override {
     tracer::RecordMarker(tracer::RecordKind::kPauseEnd);
   }
+  void OnLoopWithdrawn(uint32_t segment) override {
+    if (!pending_.empty() && pending_.back().number == segment) pending_.pop_back();
+  }
   void OnReportedRun(uint32_t segment, const aggregate::RunLabel& label) override;
   Status Finish(const aggregate::RunLabels& labels) override;
 

@@ -3,6 +3,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "session/benchmark_compat.h"
 #include "session/timed_loop.h"
 
 namespace benchprof::session {
@@ -31,7 +32,7 @@ bool RunAuditor::Intercepted(const std::vector<Run>& runs) {
   if (!requires_interception_) return true;
   bool any_measured = false;
   for (const Run& run : runs) {
-    if (run.error_occurred) continue;
+    if (RunSkipped(run)) continue;
     any_measured = true;
     if (expect_alloc_counters_ && run.run_type == Run::RT_Iteration &&
         (run.counters.count(kAllocsPerOpCounter) == 0 ||
@@ -64,11 +65,8 @@ std::vector<Run> RunAuditor::Audit(const std::vector<Run>& runs) {
       }
       run.counters.erase(segment);
     }
-    if (!verdict->second && !run.error_occurred) {
-      run.error_occurred = true;
-      run.error_message = kNotInterceptedError;
-    }
-    if (run.error_occurred) any_error_ = true;
+    if (!verdict->second && !RunSkipped(run)) FailRun(run, kNotInterceptedError);
+    if (RunFailed(run)) any_error_ = true;
   }
   return audited;
 }

@@ -1,7 +1,8 @@
 // main() of every benchprof benchmark binary, and benchprof::Main().
 //
 // Order of work, so that every mistake is reported before a benchmark runs:
-//   1. --help, then every Google Benchmark flag is validated (one line, exit 2)
+//   1. --help and --version, then every Google Benchmark flag is validated
+//      (one line, exit 2)
 //   2. benchmark::Initialize() consumes the library's flags
 //   3. the harness flags (--benchmem and every profile kind's) are parsed
 //      from what is left (unknown flag: exit 2)
@@ -22,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "benchprof_benchmark_version.h"
 #include "cli/benchmark_flags.h"
 #include "cli/flag_spelling.h"
 #include "cli/harness_flags.h"
@@ -233,6 +235,8 @@ int Run(const std::string& program, const Request& request) {
     return Fail(program, "too many profile kinds requested at once", kExitUsage);
   }
   benchmark::AddCustomContext("benchprof_version", BENCHPROF_VERSION);
+  // 1.9 writes "library_version" itself; 1.7 and 1.8 do not.
+  benchmark::AddCustomContext("google_benchmark_version", kBenchmarkVersion);
   benchmark::AddCustomContext("benchprof_benchmem", request.options.benchmem ? "true" : "false");
 
   session::RunAuditor auditor(/*requires_interception=*/request.NeedsInterception(),
@@ -285,6 +289,16 @@ int Main(int argc, char** argv) {
       cli::PrintHelp(flags);
       return kExitOk;
     }
+    if (arg == "--version" || arg == "-version") {
+      cli::PrintVersion();
+      return kExitOk;
+    }
+  }
+  if (kBenchmarkVersionUntested) {
+    std::fprintf(stderr,
+                 "%s: warning: built against Google Benchmark %s, newer than %s, the newest "
+                 "benchprof is tested with\n",
+                 program.c_str(), kBenchmarkVersion, kNewestTestedBenchmarkVersion);
   }
   for (const std::string& arg : args) {
     if (!cli::IsBenchmarkFlag(arg)) continue;
@@ -294,7 +308,10 @@ int Main(int argc, char** argv) {
   }
 
   std::vector<char*> library_argv = {argc > 0 ? argv[0] : nullptr};
-  for (std::string& arg : args) library_argv.push_back(arg.data());
+  for (std::string& arg : args) {
+    if (cli::IsBenchmarkFlag(arg)) arg = cli::ForLibrary(arg);
+    library_argv.push_back(arg.data());
+  }
   library_argv.push_back(nullptr);
   int library_argc = static_cast<int>(library_argv.size()) - 1;
   // The library prints its help only for flags benchprof has already

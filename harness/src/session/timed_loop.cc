@@ -3,9 +3,12 @@
 #include <benchmark/benchmark.h>
 
 #include <atomic>
+#include <utility>
 
 #include "collect/alloc_counter.h"
 #include "collect/timed_scope.h"
+#include "session/benchmark_compat.h"
+#include "session/manager_passes.h"
 
 namespace benchprof::session {
 namespace {
@@ -21,6 +24,11 @@ collect::AllocTotals g_totals_at_run_start;
 uint32_t g_segment = 0;
 
 std::atomic<uint64_t> g_loops_finished{0};
+
+// Where the calling thread's loop is: announced by BeforeLoopStart, timing
+// after AfterLoopStart, or a manager's pass that the hooks leave alone.
+enum class LoopPhase { kNone, kAnnounced, kMeasured, kManagers };
+thread_local LoopPhase t_phase = LoopPhase::kNone;
 
 void PublishAllocCounters(benchmark::State& state, const collect::AllocTotals& totals) {
   // kAvgIterations: the library sums every thread's value, then divides by
@@ -51,6 +59,11 @@ bool ConfigureTimedLoop(const TimedLoopSettings& settings) {
 uint64_t LoopsFinished() { return g_loops_finished.load(std::memory_order_relaxed); }
 
 void BeforeLoopStart(benchmark::State& state) {
+  if (InManagerPass()) {
+    t_phase = LoopPhase::kManagers;
+    return;
+  }
+  t_phase = LoopPhase::kAnnounced;
   collect::BecomeRunner();
   // Before the start barrier: no runner of this run is timing yet, and every
   // runner sees the new segment once it passes the barrier.
@@ -63,19 +76,33 @@ void BeforeLoopStart(benchmark::State& state) {
   Notify([&](profiles::Profile& p) { p.OnLoopStarting(state, segment); });
 }
 
+void WithdrawAnnouncedLoop() {
+  if (t_phase != LoopPhase::kAnnounced) return;
+  t_phase = LoopPhase::kManagers;
+  // Manager passes run one thread: this is thread 0, which took a segment.
+  const uint32_t withdrawn = g_segment;
+  if (g_settings.label_profile_segments) collect::SetProfileSegment(--g_segment);
+  Notify([&](profiles::Profile& p) { p.OnLoopWithdrawn(withdrawn); });
+}
+
 void AfterLoopStart(benchmark::State& state) {
-  // A run that failed before its loop has no timed region.
-  if (!state.error_occurred()) collect::EnterTimedRegion();
+  if (t_phase == LoopPhase::kManagers) return;
+  t_phase = LoopPhase::kMeasured;
+  // A run that skipped itself before its loop has no timed region.
+  if (!StateSkipped(state)) collect::EnterTimedRegion();
   Notify([&](profiles::Profile& p) { p.OnLoopStarted(state); });
 }
 
 void BeforeLoopFinish(benchmark::State& state) {
+  if (t_phase == LoopPhase::kManagers) return;
   Notify([&](profiles::Profile& p) { p.OnLoopFinishing(state); });
   g_loops_finished.fetch_add(1, std::memory_order_relaxed);
   collect::LeaveTimedRegion();
 }
 
 void AfterLoopFinish(benchmark::State& state) {
+  const LoopPhase phase = std::exchange(t_phase, LoopPhase::kNone);
+  if (phase == LoopPhase::kManagers) return;
   Notify([&](profiles::Profile& p) { p.OnLoopFinished(state); });
   if (g_settings.label_profile_segments && state.thread_index() == 0) {
     // Only thread 0 sets it, so the library's sum over threads is exact.
@@ -90,11 +117,13 @@ void AfterLoopFinish(benchmark::State& state) {
 }
 
 void BeforePause(benchmark::State& state) {
+  if (t_phase == LoopPhase::kManagers) return;
   Notify([&](profiles::Profile& p) { p.OnPausing(state); });
   collect::LeaveTimedRegion();
 }
 
 void AfterResume(benchmark::State& state) {
+  if (t_phase == LoopPhase::kManagers) return;
   collect::EnterTimedRegion();
   Notify([&](profiles::Profile& p) { p.OnResumed(state); });
 }

@@ -14,6 +14,9 @@
 // so every thread's State has the same counter set; the library sums them and
 // divides by the run's total iterations).
 //
+// A manager's extra pass (manager_passes.h) is not a run: the hooks leave
+// its loop alone.
+//
 // Thread-safety: the hook functions are thread-safe; Configure() must be
 // called before benchmarks run.
 #ifndef BENCHPROF_SESSION_TIMED_LOOP_H_
@@ -68,6 +71,12 @@ void BeforeLoopFinish(benchmark::State& state);
 void AfterLoopFinish(benchmark::State& state);
 void BeforePause(benchmark::State& state);
 void AfterResume(benchmark::State& state);
+
+// Takes back what BeforeLoopStart() did for the calling thread's loop when
+// that loop turns out, before it started, to be a manager's pass
+// (manager_passes.h): the loop is then left alone like the rest of the pass.
+// Does nothing if no loop is between BeforeLoopStart and AfterLoopStart.
+void WithdrawAnnouncedLoop();
 
 }  // namespace benchprof::session
 

@@ -41,9 +41,12 @@ Compares benchmark results of a base (old) and a head (new) build the way
 benchstat does, and exits with a code a CI job can act on.
 
 Inputs are Google Benchmark JSON (--benchmark_out=FILE
---benchmark_out_format=json; use --benchmark_repetitions=10 or more) or Go
-benchmark text. Several files per side are pooled, e.g. one per round of an
-interleaved run. Flags come before the files.
+--benchmark_out_format=json; use --benchmark_repetitions=10 or more) from
+Google Benchmark 1.7.1 to 1.9.x, or Go benchmark text. Several files per side
+are pooled, e.g. one per round of an interleaved run. Flags come before the
+files. Failed repetitions are left out with a warning; benchmarks that skipped
+themselves (State::SkipWithMessage) are listed as skipped and never change the
+exit code.
 
 Each row is one benchmark and metric (cpu_time, real_time, allocs/op, B/op,
 user counters): the median and its 95% confidence interval on each side,

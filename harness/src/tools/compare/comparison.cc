@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -51,25 +52,44 @@ using BenchmarkPair = std::pair<const BenchmarkSamples*, const BenchmarkSamples*
 // that have them. They are counted in a warning rather than shown as rows.
 using OneSidedMetrics = std::map<std::pair<std::string, std::string>, std::vector<std::string>>;
 
+// The names of the benchmarks that skipped themselves in some file of `set`.
+std::set<std::string> SkippedNames(const ResultSet& set) {
+  std::set<std::string> names;
+  for (const results::SkipInFile& s : set.skipped) names.insert(s.skip.run_name);
+  return names;
+}
+
 // Benchmarks of both sides that the filter selects, in base order; the
-// others go to c.only_in_base and c.only_in_head.
+// others go to c.only_in_base and c.only_in_head, unless the other side
+// skipped them, and the skipped ones to c.skipped_in_base and
+// c.skipped_in_head.
 std::vector<BenchmarkPair> MatchBenchmarks(const ResultSet& base, const ResultSet& head,
                                            const CompareOptions& options, Comparison& c) {
   auto selected = [&](const std::string& name) {
     return !options.filter || options.filter->Search(name);
   };
+  const std::set<std::string> skipped_by_base = SkippedNames(base);
+  const std::set<std::string> skipped_by_head = SkippedNames(head);
   std::vector<BenchmarkPair> common;
   for (const BenchmarkSamples& b : base.benchmarks) {
     if (!selected(b.name)) continue;
     const BenchmarkSamples* h = head.Find(b.name);
-    if (h == nullptr) {
-      c.only_in_base.push_back(b.name);
-    } else {
+    if (h != nullptr) {
       common.emplace_back(&b, h);
+    } else if (skipped_by_head.count(b.name) == 0) {
+      c.only_in_base.push_back(b.name);
     }
   }
   for (const BenchmarkSamples& h : head.benchmarks) {
-    if (selected(h.name) && base.Find(h.name) == nullptr) c.only_in_head.push_back(h.name);
+    if (selected(h.name) && base.Find(h.name) == nullptr && skipped_by_base.count(h.name) == 0) {
+      c.only_in_head.push_back(h.name);
+    }
+  }
+  for (const results::SkipInFile& s : base.skipped) {
+    if (selected(s.skip.run_name)) c.skipped_in_base.push_back(s);
+  }
+  for (const results::SkipInFile& s : head.skipped) {
+    if (selected(s.skip.run_name)) c.skipped_in_head.push_back(s);
   }
   return common;
 }
@@ -268,9 +288,11 @@ void DecideVerdict(const ResultSet& base, const CompareOptions& options, bool sh
   }
   if (!share_benchmarks) {
     inconclusive = true;
+    const bool skips = !c.skipped_in_base.empty() || !c.skipped_in_head.empty();
     c.verdict_notes.push_back(options.filter && !base.benchmarks.empty()
                                   ? "no benchmark of both sides matches the filter"
-                                  : "base and head share no benchmark");
+                              : skips ? "base and head share no benchmark that ran on both"
+                                      : "base and head share no benchmark");
   } else if (std::none_of(c.rows.begin(), c.rows.end(), [](const Row& r) { return r.gated(); })) {
     c.verdict_notes.push_back("no metric is gated (every threshold is off)");
   }
@@ -299,6 +321,8 @@ Comparison Compare(const ResultSet& base, const ResultSet& head, const CompareOp
   c.confidence = options.confidence;
   c.base_files = base.files;
   c.head_files = head.files;
+  c.base_gbench_versions = base.gbench_versions;
+  c.head_gbench_versions = head.gbench_versions;
   c.warnings = base.warnings;
   c.warnings.insert(c.warnings.end(), head.warnings.begin(), head.warnings.end());
 

@@ -20,7 +20,9 @@
 //      a gated metric present on one side only is inconclusive too.
 // Verdict: regression if any gated row regresses; else inconclusive if any
 // gated row is inconclusive or the two sides share no benchmark; else no
-// regression. (row_judgment.h applies rules 2 to 4 to one row.)
+// regression. (row_judgment.h applies rules 2 to 4 to one row.) A benchmark
+// that skipped itself (SkipWithMessage) has no samples in that file: it is
+// listed as skipped, and is not counted as only in the other side.
 //
 //   StatusOr<ResultSet> base = ReadResultFiles({"base.json"}), head = ...;
 //   CompareOptions options;                       // alpha 0.05, confidence 0.95
@@ -108,12 +110,17 @@ struct Comparison {
   double alpha = 0.05;
   double confidence = 0.95;
   std::vector<std::string> base_files, head_files;
+  // The Google Benchmark version that wrote each file, in file order; ""
+  // where unknown.
+  std::vector<std::string> base_gbench_versions, head_gbench_versions;
   // Metric names in display order (time metrics, allocs/op, B/op, others).
   std::vector<std::string> metrics;
   std::vector<Row> rows;             // grouped by metric (in `metrics` order), then benchmark
   std::vector<GeoMeanRow> geomeans;  // one per metric with more than one row
   int holm_tests = 0;                // gated statistical rows in the Holm family
   std::vector<std::string> only_in_base, only_in_head;
+  // Benchmarks that skipped themselves, among those the filter selects.
+  std::vector<results::SkipInFile> skipped_in_base, skipped_in_head;
   std::vector<std::string> warnings;
   Verdict verdict = Verdict::kNoRegression;
   std::vector<std::string> verdict_notes;  // why inconclusive when no row says so

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/json_value.h"
+#include "tools/compare/report_content.h"
 
 namespace benchprof::compare {
 
@@ -101,6 +102,29 @@ json::Value RowJson(const Row& row) {
   return json::Value::MakeObject(std::move(m));
 }
 
+// One version per file; null where the file does not say.
+json::Value Versions(const std::vector<std::string>& versions) {
+  json::Value::Array a;
+  for (const std::string& v : versions) {
+    a.push_back(v.empty() ? json::Value::MakeNull() : json::Value::MakeString(v));
+  }
+  return json::Value::MakeArray(std::move(a));
+}
+
+json::Value SkippedJson(const std::vector<results::SkipInFile>& skipped) {
+  json::Value::Array a;
+  for (const results::SkipInFile& s : skipped) {
+    a.push_back(json::Value::MakeObject({
+        {"file", json::Value::MakeString(s.file)},
+        {"benchmark", json::Value::MakeString(s.skip.run_name)},
+        {"message", json::Value::MakeString(s.skip.message)},
+        {"repetitions_skipped", json::Value::MakeNumber(s.skip.skipped)},
+        {"repetitions", json::Value::MakeNumber(s.skip.repetitions)},
+    }));
+  }
+  return json::Value::MakeArray(std::move(a));
+}
+
 json::Value GeoMeanJson(const GeoMeanRow& g) {
   return json::Value::MakeObject({{"metric", json::Value::MakeString(g.metric)},
                                   {"base", g.valid ? Number(g.base) : json::Value::MakeNull()},
@@ -115,6 +139,7 @@ std::string JsonReport(const Comparison& c) {
   for (const Row& row : c.rows) rows.push_back(RowJson(row));
   json::Value::Array geomeans;
   for (const GeoMeanRow& g : c.geomeans) geomeans.push_back(GeoMeanJson(g));
+  const std::string version_note = GbenchVersionNote(c);
   const json::Value doc = json::Value::MakeObject({
       {"verdict", json::Value::MakeString(std::string(VerdictName(c.verdict)))},
       {"exit_code", json::Value::MakeNumber(static_cast<int>(c.verdict))},
@@ -123,10 +148,16 @@ std::string JsonReport(const Comparison& c) {
       {"holm_tests", json::Value::MakeNumber(c.holm_tests)},
       {"base_files", Strings(c.base_files)},
       {"head_files", Strings(c.head_files)},
+      {"base_google_benchmark_versions", Versions(c.base_gbench_versions)},
+      {"head_google_benchmark_versions", Versions(c.head_gbench_versions)},
+      {"version_note",
+       version_note.empty() ? json::Value::MakeNull() : json::Value::MakeString(version_note)},
       {"rows", json::Value::MakeArray(std::move(rows))},
       {"geomeans", json::Value::MakeArray(std::move(geomeans))},
       {"only_in_base", Strings(c.only_in_base)},
       {"only_in_head", Strings(c.only_in_head)},
+      {"skipped_in_base", SkippedJson(c.skipped_in_base)},
+      {"skipped_in_head", SkippedJson(c.skipped_in_head)},
       {"warnings", Strings(c.warnings)},
       {"notes", Strings(c.verdict_notes)},
   });

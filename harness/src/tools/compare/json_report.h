@@ -1,7 +1,9 @@
 // The comparison report as JSON, for scripts: the verdict and exit code,
-// the options, every row with every number at full precision (infinite
-// interval bounds and deltas as null), the geometric means, the benchmarks
-// on one side only, and all warnings and notes (none cut).
+// the options, the Google Benchmark version of each file (null where
+// unknown) and the note when they differ, every row with every number at
+// full precision (infinite interval bounds and deltas as null), the
+// geometric means, the benchmarks on one side only, the skipped ones, and
+// all warnings and notes (none cut).
 //
 //   std::string json = JsonReport(comparison);   // one line, then "\n"
 //

@@ -85,6 +85,19 @@ std::string FindingsMarkdown(const Comparison& c) {
   return out;
 }
 
+std::string SkippedMarkdown(const Comparison& c) {
+  const std::vector<std::string> lines = SkippedLines(c);
+  if (lines.empty()) return "";
+  std::string out = "\n**Skipped (not compared)**\n\n";
+  for (size_t i = 0; i < lines.size() && i < kMaxListedWarnings; ++i) {
+    out += "- " + EscapeMarkdown(lines[i]) + "\n";
+  }
+  if (lines.size() > kMaxListedWarnings) {
+    out += "- … " + std::to_string(lines.size() - kMaxListedWarnings) + " more\n";
+  }
+  return out;
+}
+
 std::string WarningsMarkdown(const Comparison& c) {
   const std::vector<std::string> warnings = AllWarnings(c);
   if (warnings.empty() && c.verdict_notes.empty()) return "";
@@ -104,13 +117,19 @@ std::string WarningsMarkdown(const Comparison& c) {
 std::string MarkdownReport(const Comparison& c) {
   std::string out = "### benchprof compare: " + std::string(VerdictName(c.verdict)) + "\n\n";
   out += "base: " + MarkdownCode(FileList(c.base_files)) +
-         " · head: " + MarkdownCode(FileList(c.head_files)) + "\n";
+         EscapeMarkdown(GbenchVersionSuffix(c.base_gbench_versions)) +
+         " · head: " + MarkdownCode(FileList(c.head_files)) +
+         EscapeMarkdown(GbenchVersionSuffix(c.head_gbench_versions)) + "\n";
+  if (const std::string note = GbenchVersionNote(c); !note.empty()) {
+    out += "\nNote: " + EscapeMarkdown(note) + "\n";
+  }
   for (const MetricTable& table : MetricTables(c)) out += "\n" + RenderMarkdown(table);
   if (!c.rows.empty()) {
     const std::vector<std::string> legend = Legend(c);
     out += "\n" + EscapeMarkdown(legend[0]) + "<br>\n" + EscapeMarkdown(legend[1]) + "\n";
   }
   out += FindingsMarkdown(c);
+  out += SkippedMarkdown(c);
   out += WarningsMarkdown(c);
   out += "\nVerdict: **" + VerdictLine(c) + "**\n";
   return out;

@@ -1,8 +1,10 @@
 // The comparison report as GitHub-flavoured Markdown, for a pull-request
-// comment: a heading with the verdict, the files compared, one table per
-// metric (names as code spans, regressions in bold, columns empty
-// throughout left out), the legend, the findings, the warnings (at most
-// kMaxListedWarnings) and the verdict with its exit code. Names are code
+// comment: a heading with the verdict, the files compared with the Google
+// Benchmark version of each side when known (and a note when they differ),
+// one table per metric (names as code spans, regressions in bold, columns
+// empty throughout left out), the legend, the findings, the skipped
+// benchmarks and the warnings (at most kMaxListedWarnings each) and the
+// verdict with its exit code. Names are code
 // spans that survive any content and other text is escaped, so a benchmark
 // name cannot break the table.
 //

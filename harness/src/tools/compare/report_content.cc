@@ -1,6 +1,9 @@
 #include "tools/compare/report_content.h"
 
+#include <algorithm>
+
 #include "tools/compare/cell_format.h"
+#include "tools/text_format.h"
 
 namespace benchprof::compare {
 
@@ -95,7 +98,53 @@ std::string NameList(const std::vector<std::string>& names) {
   return s;
 }
 
+// The distinct known versions of `versions`, in first-seen order.
+std::vector<std::string> KnownVersions(const std::vector<std::string>& versions) {
+  std::vector<std::string> known;
+  for (const std::string& v : versions) {
+    if (!v.empty() && std::find(known.begin(), known.end(), v) == known.end()) known.push_back(v);
+  }
+  return known;
+}
+
+// "1.7.1", "1.7.1 and 1.9.1" or "1.7.1, 1.8.3 and 1.9.1"; `if_none` if empty.
+std::string VersionList(const std::vector<std::string>& known, const std::string& if_none) {
+  if (known.empty()) return if_none;
+  std::string list;
+  for (size_t i = 0; i < known.size(); ++i) {
+    if (i > 0) list += i + 1 == known.size() ? " and " : ", ";
+    list += known[i];
+  }
+  return list;
+}
+
 }  // namespace
+
+std::string GbenchVersionSuffix(const std::vector<std::string>& versions) {
+  const std::vector<std::string> known = KnownVersions(versions);
+  return known.empty() ? "" : " (Google Benchmark " + VersionList(known, "") + ")";
+}
+
+std::string GbenchVersionNote(const Comparison& c) {
+  std::vector<std::string> all = c.base_gbench_versions;
+  all.insert(all.end(), c.head_gbench_versions.begin(), c.head_gbench_versions.end());
+  if (KnownVersions(all).size() < 2) return "";
+  return "base and head were written by different Google Benchmark versions (base " +
+         VersionList(KnownVersions(c.base_gbench_versions), "unknown") + ", head " +
+         VersionList(KnownVersions(c.head_gbench_versions), "unknown") +
+         "); differences may come from the library";
+}
+
+std::vector<std::string> SkippedLines(const Comparison& c) {
+  std::vector<std::string> lines;
+  for (const auto* side : {&c.skipped_in_base, &c.skipped_in_head}) {
+    for (const results::SkipInFile& s : *side) {
+      // The message is the benchmark's own text: keep it to one line.
+      lines.push_back(tools::OneLine(s.file + ": " + results::DescribeSkip(s.skip)));
+    }
+  }
+  return lines;
+}
 
 std::vector<MetricTable> MetricTables(const Comparison& c) {
   std::vector<MetricTable> tables;

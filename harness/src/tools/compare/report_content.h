@@ -1,7 +1,8 @@
 // What the text and Markdown reports of a Comparison say, before either
-// lays it out: one table per metric (one row per benchmark, then the
-// geomean), the legend, the findings (regressions, inconclusive rows,
-// improvements, each with the reason its rule gave) and the warnings.
+// lays it out: the Google Benchmark version of each side, one table per
+// metric (one row per benchmark, then the geomean), the legend, the
+// findings (regressions, inconclusive rows, improvements, each with the
+// reason its rule gave), the skipped benchmarks and the warnings.
 //
 // Cells are plain text. Each table row says which of its cells a format may
 // mark up (the name in its first cell, the gate of a regression in its
@@ -49,6 +50,23 @@ std::vector<MetricTable> MetricTables(const Comparison& c);
 // The files of one side: "a.json", "a.json, b.json" or
 // "a.json … z.json (26 files)".
 std::string FileList(const std::vector<std::string>& files);
+
+// What follows a side's files in the header: " (Google Benchmark 1.9.1)",
+// " (Google Benchmark 1.7.1 and 1.9.1)" for files of several versions, or
+// "" when no file of the side says which version wrote it.
+std::string GbenchVersionSuffix(const std::vector<std::string>& versions);
+
+// One line when the files of the two sides were not all written by the same
+// Google Benchmark version (unknown versions aside): "base and head were
+// written by different Google Benchmark versions (base 1.7.1, head 1.9.1);
+// differences may come from the library". "" otherwise. A note, not a
+// warning: upgrading the library is a normal reason to compare.
+std::string GbenchVersionNote(const Comparison& c);
+
+// The benchmarks that skipped themselves, base then head, one line each
+// (control characters in a message made spaces):
+// "head.json: BM_Gpu: skipped (no GPU)".
+std::vector<std::string> SkippedLines(const Comparison& c);
 
 // Two lines (without line breaks) that say how to read the tables.
 std::vector<std::string> Legend(const Comparison& c);

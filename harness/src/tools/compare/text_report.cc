@@ -55,6 +55,22 @@ std::string FindingsText(const Comparison& c) {
   return out;
 }
 
+// Skipped benchmarks are listed apart from failures: a skip is the
+// benchmark's own decision, not a problem with the run.
+std::string SkippedText(const Comparison& c) {
+  const std::vector<std::string> lines = SkippedLines(c);
+  if (lines.empty()) return "";
+  std::string out = "\nSkipped (not compared):\n";
+  for (size_t i = 0; i < lines.size() && i < kMaxListedWarnings; ++i) {
+    out += "  " + lines[i] + "\n";
+  }
+  if (lines.size() > kMaxListedWarnings) {
+    out +=
+        "  … " + std::to_string(lines.size() - kMaxListedWarnings) + " more (see --format=json)\n";
+  }
+  return out;
+}
+
 std::string WarningsText(const Comparison& c) {
   const std::vector<std::string> warnings = AllWarnings(c);
   if (warnings.empty() && c.verdict_notes.empty()) return "";
@@ -73,13 +89,17 @@ std::string WarningsText(const Comparison& c) {
 }  // namespace
 
 std::string TextReport(const Comparison& c) {
-  std::string out = "base: " + FileList(c.base_files) + "\nhead: " + FileList(c.head_files) + "\n";
+  std::string out =
+      "base: " + FileList(c.base_files) + GbenchVersionSuffix(c.base_gbench_versions) +
+      "\nhead: " + FileList(c.head_files) + GbenchVersionSuffix(c.head_gbench_versions) + "\n";
+  if (const std::string note = GbenchVersionNote(c); !note.empty()) out += "note: " + note + "\n";
   for (const MetricTable& table : MetricTables(c)) out += "\n" + RenderText(table);
   if (!c.rows.empty()) {
     out += "\n";
     for (const std::string& line : Legend(c)) out += line + "\n";
   }
   out += FindingsText(c);
+  out += SkippedText(c);
   out += WarningsText(c);
   out += "\nverdict: " + VerdictLine(c) + "\n";
   return out;

@@ -1,8 +1,10 @@
 // The comparison report as aligned plain text, for terminals and CI logs:
-// the files compared, one table per metric with its columns padded to a
-// common width (by display width, so "±" and "µ" count as one), the legend,
-// the findings, the warnings (at most kMaxListedWarnings) and the verdict
-// with its exit code as the last line.
+// the files compared with the Google Benchmark version of each side when
+// known (and a note when they differ), one table per metric with its
+// columns padded to a common width (by display width, so "±" and "µ" count
+// as one), the legend, the findings, the skipped benchmarks and the
+// warnings (at most kMaxListedWarnings each) and the verdict with its exit
+// code as the last line.
 //
 //   std::string out = TextReport(comparison);
 //

@@ -37,8 +37,10 @@ Names: "threads:N" becomes the "-N" suffix (none for 1), "key:value" parts
 become "key=value", "real_time"/"manual_time" become "time=real"/"time=manual",
 "process_time" becomes "cpu=process", spaces become '_'. ns/op is real_time,
 cpu-ns/op is cpu_time; user counters follow as "<value> <name>", then B/op and
-allocs/op. Failed repetitions and aggregates (_mean, _median, ...) are left
-out; a benchmark with only aggregates contributes its median, with a warning.
+allocs/op. Failed repetitions (SkipWithError), skipped ones (SkipWithMessage)
+and aggregates (_mean, _median, ...) are left out, the first two with a
+warning; a benchmark with only aggregates contributes its median, with a
+warning. Google Benchmark 1.7.1 to 1.9.x files are read.
 
 )";
 

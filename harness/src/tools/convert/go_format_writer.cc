@@ -132,7 +132,7 @@ FileContext ContextOf(const GbenchResults& results) {
     } else if (key == "library_build_type") {
       config[3].second = text;
     } else if (key == "date" || key == "mhz_per_cpu" || key == "cpu_scaling_enabled" ||
-               key == "load_avg") {
+               key == "load_avg" || key == "library_version" || key == "google_benchmark_version") {
       context.volatile_context += " " + key + "=" + SpaceFree(text);
     } else if (!IsLibraryContextKey(key) && value.is_string()) {
       config.emplace_back(ConfigKey(key), text);
@@ -260,6 +260,9 @@ void GoTextWriter::Add(const std::string& path, const GbenchResults& results) {
   std::vector<std::string> notes;
   const std::vector<const GbenchRow*> rows = SampleRows(results, notes);
   for (const std::string& note : notes) warnings_.push_back(path + ": " + note);
+  for (const results::SkippedBenchmark& skip : SkippedBenchmarks(results)) {
+    warnings_.push_back(path + ": " + DescribeSkip(skip));
+  }
 
   // Names padded to the longest, so the columns line up as in `go test`.
   std::vector<ResultLine> lines;

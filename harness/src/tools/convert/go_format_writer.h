@@ -24,8 +24,10 @@
 // base name), "benchprof-host:", "benchprof-num-cpus:",
 // "benchprof-library-build-type:", and each custom context entry
 // (--benchmark_context=key=value) as "key:" made lower case. Values that
-// change from run to run (date, load_avg, mhz_per_cpu) would split
-// benchstat's tables, so they go into a '#' comment line instead.
+// change from run to run (date, load_avg, mhz_per_cpu) or between the two
+// sides of an upgrade (library_version, and the google_benchmark_version
+// that benchprof's bench adds) would split benchstat's tables, so they go
+// into a '#' comment line instead.
 //
 //   StatusOr<GbenchResults> r = ParseGbenchJson(text);
 //   GoTextWriter writer(GoFormatOptions{});
@@ -69,16 +71,18 @@ class GoTextWriter {
  public:
   explicit GoTextWriter(GoFormatOptions options) : options_(options) {}
 
-  // Converts one file's rows. Failed repetitions and aggregates are skipped
-  // (a benchmark that has only aggregates contributes its median, with a
+  // Converts one file's rows. Failed repetitions, repetitions the benchmark
+  // skipped (State::SkipWithMessage) and aggregates are left out (a
+  // benchmark that has only aggregates contributes its median, with a
   // warning), as are non-finite counter values.
   void Add(const std::string& path, const results::GbenchResults& results);
 
   // The Go text of everything added, configuration lines first.
   std::string Finish() const;
 
-  // What was skipped, one line each ("results.json: BM_Err: 2 failed
-  // repetitions skipped (boom)").
+  // What was left out, one line each ("results.json: BM_Err: 2 of 2
+  // repetitions failed (boom); they are ignored", "results.json: BM_Gpu:
+  // skipped (no GPU)").
   const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:

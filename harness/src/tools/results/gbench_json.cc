@@ -6,12 +6,14 @@
 #include <set>
 #include <string>
 
+#include "tools/text_format.h"
+
 namespace benchprof::results {
 namespace {
 
 // Members of a benchmark row that are not measurements. Any other numeric
 // member is a user counter: 1.7.1 flattens counters into the row.
-constexpr std::array<std::string_view, 21> kRowFields = {"name",
+constexpr std::array<std::string_view, 23> kRowFields = {"name",
                                                          "family_index",
                                                          "per_family_instance_index",
                                                          "run_name",
@@ -23,6 +25,8 @@ constexpr std::array<std::string_view, 21> kRowFields = {"name",
                                                          "aggregate_unit",
                                                          "error_occurred",
                                                          "error_message",
+                                                         "skipped",
+                                                         "skip_message",
                                                          "iterations",
                                                          "real_time",
                                                          "cpu_time",
@@ -104,13 +108,18 @@ Status ReadIdentity(const json::Value& value, size_t index, GbenchRow& row, std:
     row.error = e->as_bool();
   }
   if (s = OptionalString(value, "error_message", where, row.error_message); !s.ok()) return s;
+  if (const json::Value* skipped = value.Find("skipped"); skipped != nullptr) {
+    if (!skipped->is_bool()) return WrongKind(where, "skipped", *skipped, "true or false");
+    row.skipped = skipped->as_bool();
+  }
+  if (s = OptionalString(value, "skip_message", where, row.skip_message); !s.ok()) return s;
   return OptionalString(value, "label", where, row.label);
 }
 
 // The iteration and thread counts.
 Status ReadCounts(const json::Value& value, const std::string& where, GbenchRow& row) {
   if (Status s = OptionalNumber(value, "iterations", where, row.iterations); !s.ok()) return s;
-  if (!row.error && (!std::isfinite(row.iterations) || row.iterations < 0)) {
+  if (row.measured() && (!std::isfinite(row.iterations) || row.iterations < 0)) {
     return Status::Error(where + ": \"iterations\" must be a finite number >= 0");
   }
   double threads = 1;
@@ -142,8 +151,9 @@ Status ReadTimes(const json::Value& value, const std::string& where, GbenchRow& 
   const bool is_aggregate_statistic =
       row.aggregate && row.aggregate_name != "mean" && row.aggregate_name != "median";
   if (has_real) {
-    // Errors report zeros; stddev and cv may be anything, even NaN.
-    if (!row.error && !is_aggregate_statistic) {
+    // Failed and skipped runs report zeros; stddev and cv may be anything,
+    // even NaN.
+    if (row.measured() && !is_aggregate_statistic) {
       for (auto [key, v] : {std::pair<const char*, double>{"real_time", real}, {"cpu_time", cpu}}) {
         if (!std::isfinite(v) || v < 0) {
           return Status::Error(where + ": \"" + key + "\" must be a finite number >= 0");
@@ -153,7 +163,7 @@ Status ReadTimes(const json::Value& value, const std::string& where, GbenchRow& 
     row.has_times = true;
     row.real_ns = real * scale;
     row.cpu_ns = cpu * scale;
-  } else if (!row.aggregate && !row.error) {
+  } else if (!row.aggregate && row.measured()) {
     return Status::Error(where + ": no \"real_time\" and \"cpu_time\"");
   }
   return Status();
@@ -188,6 +198,39 @@ StatusOr<GbenchRow> ParseRow(const json::Value& value, size_t index) {
   if (Status s = ReadTimes(value, where, row); !s.ok()) return s;
   ReadCounters(value, row);
   return row;
+}
+
+// The context members this reader relies on: the library and schema
+// versions. Every other member is kept as it is.
+Status ReadContext(const json::Value& context, GbenchResults& results) {
+  const std::string where = "context";
+  if (!context.is_object()) return WrongKind("top level", "context", context, "an object");
+  results.context = context.members();
+  if (Status s = OptionalString(context, "library_version", where, results.library_version);
+      !s.ok()) {
+    return s;
+  }
+  // Only checked here; GbenchVersion reads it from the members.
+  std::string google_benchmark_version;
+  if (Status s =
+          OptionalString(context, "google_benchmark_version", where, google_benchmark_version);
+      !s.ok()) {
+    return s;
+  }
+  const json::Value* schema = context.Find("json_schema_version");
+  if (schema == nullptr) return Status();
+  if (!schema->is_number()) return WrongKind(where, "json_schema_version", *schema, "a number");
+  const double version = schema->as_number();
+  if (!(version >= 1) || version != std::floor(version)) {
+    return Status::Error(where + ": \"json_schema_version\" must be an integer >= 1");
+  }
+  if (version > static_cast<double>(kGbenchJsonSchemaVersion)) {
+    return Status::Error(
+        tools::StringPrintf("unsupported json_schema_version %.15g (this benchprof reads %lld)",
+                            version, static_cast<long long>(kGbenchJsonSchemaVersion)));
+  }
+  results.json_schema_version = static_cast<int64_t>(version);
+  return Status();
 }
 
 }  // namespace
@@ -227,6 +270,7 @@ std::vector<const GbenchRow*> SampleRows(const GbenchResults& results,
       if (row.aggregate_name == "median" && row.has_times) has_median.insert(row.run_name);
       continue;
     }
+    if (row.skipped && !row.error) continue;  // neither a sample nor a failure
     auto [it, inserted] = failed.try_emplace(row.run_name, 0, 0);
     if (inserted) order.push_back(row.run_name);
     ++it->second.second;
@@ -240,8 +284,8 @@ std::vector<const GbenchRow*> SampleRows(const GbenchResults& results,
   std::vector<const GbenchRow*> samples;
   std::set<std::string> fell_back;
   for (const GbenchRow& row : results.rows) {
-    bool use = !row.aggregate && !row.error;
-    if (row.aggregate && row.has_times && raw.count(row.run_name) == 0) {
+    bool use = !row.aggregate && row.measured();
+    if (row.aggregate && row.measured() && row.has_times && raw.count(row.run_name) == 0) {
       const std::string wanted = has_median.count(row.run_name) ? "median" : "mean";
       use = row.aggregate_name == wanted;
       if (use && fell_back.insert(row.run_name).second) {
@@ -262,21 +306,63 @@ std::vector<const GbenchRow*> SampleRows(const GbenchResults& results,
   return samples;
 }
 
+std::vector<SkippedBenchmark> SkippedBenchmarks(const GbenchResults& results) {
+  std::vector<SkippedBenchmark> skips;
+  std::map<std::string, size_t> index;  // run name -> position in `skips`
+  for (const GbenchRow& row : results.rows) {
+    if (row.aggregate || !row.skipped || row.error) continue;
+    auto [it, inserted] = index.try_emplace(row.run_name, skips.size());
+    if (inserted) skips.push_back(SkippedBenchmark{row.run_name, row.skip_message, 0, 0});
+    ++skips[it->second].skipped;
+  }
+  for (const GbenchRow& row : results.rows) {
+    if (row.aggregate) continue;
+    if (const auto it = index.find(row.run_name); it != index.end()) {
+      ++skips[it->second].repetitions;
+    }
+  }
+  return skips;
+}
+
+std::string DescribeSkip(const SkippedBenchmark& skip) {
+  std::string line = skip.run_name + ": ";
+  if (skip.skipped < skip.repetitions) {
+    line +=
+        std::to_string(skip.skipped) + " of " + std::to_string(skip.repetitions) + " repetitions ";
+  }
+  line += "skipped";
+  if (!skip.message.empty()) line += " (" + skip.message + ")";
+  return line;
+}
+
+std::string GbenchVersion(const GbenchResults& results) {
+  std::string_view version = results.library_version;
+  // GetBenchmarkVersion() is the git tag, "v1.9.1"; benchprof writes "1.7.1".
+  if (version.size() > 1 && version[0] == 'v' && version[1] >= '0' && version[1] <= '9') {
+    version.remove_prefix(1);
+  }
+  if (!version.empty()) return std::string(version);
+  for (const auto& [key, value] : results.context) {
+    if (key == "google_benchmark_version" && value.is_string()) version = value.as_string();
+  }
+  return std::string(version);
+}
+
 StatusOr<GbenchResults> GbenchResultsFromDocument(const json::Value& doc) {
   if (!doc.is_object()) {
     return Status::Error("not Google Benchmark JSON: the document is " +
                          std::string(doc.is_array() || doc.is_object() ? "an " : "a ") +
                          std::string(json::KindName(doc.kind())) + ", expected an object");
   }
+  // The context first: its schema version says how to read the rest.
+  GbenchResults results;
+  if (const json::Value* context = doc.Find("context"); context != nullptr) {
+    if (Status s = ReadContext(*context, results); !s.ok()) return s;
+  }
   const json::Value* rows = doc.Find("benchmarks");
   if (rows == nullptr) return Status::Error("not Google Benchmark JSON: no \"benchmarks\" array");
   if (!rows->is_array()) {
     return WrongKind("not Google Benchmark JSON", "benchmarks", *rows, "an array");
-  }
-  GbenchResults results;
-  if (const json::Value* context = doc.Find("context"); context != nullptr) {
-    if (!context->is_object()) return WrongKind("top level", "context", *context, "an object");
-    results.context = context->members();
   }
   results.rows.reserve(rows->as_array().size());
   for (size_t i = 0; i < rows->as_array().size(); ++i) {

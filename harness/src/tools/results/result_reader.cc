@@ -93,6 +93,8 @@ Status AddGbench(const std::string& path, const GbenchResults& results, ResultSe
   std::vector<std::string> notes;
   const std::vector<const GbenchRow*> rows = SampleRows(results, notes);
   for (const std::string& note : notes) set.warnings.push_back(path + ": " + note);
+  std::vector<SkippedBenchmark> skips = SkippedBenchmarks(results);
+  for (SkippedBenchmark& skip : skips) set.skipped.push_back(SkipInFile{path, std::move(skip)});
   SampleSink sink(path, set);
   size_t samples = 0;
   for (const GbenchRow* row : rows) {
@@ -105,7 +107,11 @@ Status AddGbench(const std::string& path, const GbenchResults& results, ResultSe
     }
     ++samples;
   }
-  if (samples == 0) return Status::Error("no successful benchmark results (every row failed)");
+  // A file whose benchmarks all skipped themselves measured nothing, but
+  // is not bad input.
+  if (samples == 0 && skips.empty()) {
+    return Status::Error("no successful benchmark results (every row failed)");
+  }
   set.metrics.try_emplace("cpu_time", MetricInfo{"ns/op", MetricKind::kTime, false});
   set.metrics.try_emplace("real_time", MetricInfo{"ns/op", MetricKind::kTime, false});
   return Status();
@@ -158,9 +164,12 @@ Status CheckSameFormat(const std::string& path, InputFormat format, const Result
                        "; convert JSON with `benchprof convert --to=go` to mix them");
 }
 
-void RecordFile(const std::string& path, InputFormat format, ResultSet& set) {
+// `gbench_version`: GbenchVersion of a JSON file, "" for Go text.
+void RecordFile(const std::string& path, InputFormat format, std::string gbench_version,
+                ResultSet& set) {
   set.format = format;
   set.files.push_back(path);
+  set.gbench_versions.push_back(std::move(gbench_version));
 }
 
 // The rest of `source`, whole.
@@ -194,7 +203,7 @@ Status AddGbenchFile(const std::string& path, json::ByteSource source, ResultSet
   }
   if (!results.ok()) return results.status().WithContext(path);
   if (Status s = AddGbench(path, *results, set); !s.ok()) return s.WithContext(path);
-  RecordFile(path, InputFormat::kGoogleBenchmarkJson, set);
+  RecordFile(path, InputFormat::kGoogleBenchmarkJson, GbenchVersion(*results), set);
   return Status();
 }
 
@@ -253,14 +262,16 @@ Status AddResultText(const std::string& path, std::string_view contents, ResultS
       contents[first] == '{' ? InputFormat::kGoogleBenchmarkJson : InputFormat::kGoText;
   if (Status s = CheckSameFormat(path, format, set); !s.ok()) return s;
   Status s;
+  std::string gbench_version;
   if (format == InputFormat::kGoogleBenchmarkJson) {
     StatusOr<GbenchResults> results = ParseGbenchJson(contents);
     s = results.ok() ? AddGbench(path, *results, set) : results.status();
+    if (results.ok()) gbench_version = GbenchVersion(*results);
   } else {
     s = AddGoText(path, contents, set);
   }
   if (!s.ok()) return s.WithContext(path);
-  RecordFile(path, format, set);
+  RecordFile(path, format, std::move(gbench_version), set);
   return Status();
 }
 

@@ -2,14 +2,17 @@
 // model for comparison: for each benchmark, for each metric, the values of
 // its raw repetitions.
 //
-// Google Benchmark JSON: every non-error "iteration" row is one sample;
-// real_time and cpu_time become metrics "real_time" and "cpu_time" in ns/op,
-// every user counter (allocs/op, B/op, ...) a metric of its own name.
-// Aggregate rows (_mean, _median, ...) are ignored, except that a benchmark
-// with no raw repetition in a file (written with
+// Google Benchmark JSON (1.7.1 to 1.9.x): every measured "iteration" row is
+// one sample; real_time and cpu_time become metrics "real_time" and
+// "cpu_time" in ns/op, every user counter (allocs/op, B/op, ...) a metric of
+// its own name. Aggregate rows (_mean, _median, ...) are ignored, except
+// that a benchmark with no raw repetition in a file (written with
 // --benchmark_report_aggregates_only) contributes its median as one sample,
-// with a warning. Go text: every result line is one sample; each unit
-// ("ns/op", "B/op", "allocs/op", custom units) is a metric.
+// with a warning. Failed rows (SkipWithError) are left out with a warning;
+// skipped rows (SkipWithMessage) are left out and listed in `skipped`, as
+// they are neither failures nor measurements. Go text: every result line is
+// one sample; each unit ("ns/op", "B/op", "allocs/op", custom units) is a
+// metric.
 //
 // Several files for one side (e.g. one per round of an interleaved run) are
 // merged: samples of the same benchmark and metric are pooled.
@@ -30,6 +33,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "tools/results/gbench_json.h"
 
 namespace benchprof::results {
 
@@ -64,14 +68,24 @@ enum class InputFormat { kUnknown, kGoogleBenchmarkJson, kGoText };
 // The name of a format for messages: "Google Benchmark JSON", "Go benchmark text".
 std::string_view FormatName(InputFormat format);
 
+// A benchmark that skipped itself in one file.
+struct SkipInFile {
+  std::string file;
+  SkippedBenchmark skip;
+};
+
 // All samples of one side of a comparison.
 struct ResultSet {
   InputFormat format = InputFormat::kUnknown;
   std::vector<std::string> files;
+  // The Google Benchmark version that wrote each file (GbenchVersion), in
+  // the order of `files`; "" where unknown, always for Go text.
+  std::vector<std::string> gbench_versions;
   std::vector<BenchmarkSamples> benchmarks;                 // in first-seen order
   std::map<std::string, MetricInfo> metrics;                // every metric seen
   std::vector<std::pair<std::string, std::string>> config;  // e.g. host_name, num_cpus
   std::vector<std::string> warnings;                        // "base.json: BM_Foo: ..."
+  std::vector<SkipInFile> skipped;                          // in file order
 
   // The benchmark named `name`, or nullptr.
   const BenchmarkSamples* Find(std::string_view name) const;
@@ -83,7 +97,9 @@ struct ResultSet {
 // Detects the format of `contents` (JSON if the first non-space byte is '{')
 // and adds its samples to `set`. `path` names the file in messages. Fails on
 // an empty file, a binary file, a parse error, a file with no benchmark
-// results, and a file whose format differs from the files already in `set`.
+// results (a JSON file whose rows all failed; one whose benchmarks all
+// skipped themselves is read, with no samples), and a file whose format
+// differs from the files already in `set`.
 Status AddResultText(const std::string& path, std::string_view contents, ResultSet& set);
 
 // Reads and merges the files. Fails on the first unreadable or bad file; the

@@ -84,6 +84,15 @@ TEST_F(AtomicFileTest, BadPathsAreReportedWithTheProblem) {
             (dir_ / "..").string() + ": is a directory");
   EXPECT_EQ(AtomicFile::Create(dir_.string() + "/gone/").status().message(),
             dir_.string() + "/gone/: not a file name");
+  // Not "does not exist": the reason is the name's length.
+  const std::string long_directory = dir_.string() + "/" + std::string(300, 'd');
+  EXPECT_EQ(AtomicFile::Create(long_directory + "/x").status().message(),
+            long_directory + "/x: directory " + long_directory + ": File name too long");
+  std::ofstream(dir_ / "plain") << "x";
+  EXPECT_EQ(
+      AtomicFile::Create((dir_ / "plain" / "x").string()).status().message(),
+      (dir_ / "plain" / "x").string() + ": " + (dir_ / "plain").string() + " is not a directory");
+  std::filesystem::remove(dir_ / "plain");
   if (geteuid() != 0) {  // root may write anywhere
     std::filesystem::permissions(
         dir_, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
@@ -101,6 +110,72 @@ TEST_F(AtomicFileTest, MoveTransfersOwnershipOfTheTemporary) {
   EXPECT_TRUE(std::filesystem::exists(moved.temp_path()));
   ASSERT_TRUE(moved.Commit().ok());
   EXPECT_TRUE(std::filesystem::exists(path));
+}
+
+}  // namespace
+}  // namespace benchprof
+
+namespace benchprof {
+namespace {
+
+TEST_F(AtomicFileTest, ALinkStaysAndItsTargetIsReplaced) {
+  std::filesystem::create_directories(dir_ / "real");
+  std::ofstream(dir_ / "real" / "out.json") << "old";
+  // link.json -> hop.json -> real/out.json
+  std::filesystem::create_symlink("real/out.json", dir_ / "hop.json");
+  std::filesystem::create_symlink("hop.json", dir_ / "link.json");
+  StatusOr<AtomicFile> file = AtomicFile::Create((dir_ / "link.json").string());
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  EXPECT_FALSE(file->writes_through());
+  // The temporary is beside the target, so the rename stays on its file system.
+  EXPECT_EQ(std::filesystem::path(file->temp_path()).parent_path(), dir_ / "real");
+  std::ofstream(file->temp_path()) << "new";
+  ASSERT_TRUE(file->Commit().ok());
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_ / "link.json"));
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_ / "hop.json"));
+  EXPECT_EQ(Read(dir_ / "real" / "out.json"), "new");
+  EXPECT_EQ(Read(dir_ / "link.json"), "new");
+}
+
+TEST_F(AtomicFileTest, ADanglingLinkGetsItsTargetCreated) {
+  std::filesystem::create_symlink("made.json", dir_ / "link.json");
+  StatusOr<AtomicFile> file = AtomicFile::Create((dir_ / "link.json").string());
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  std::ofstream(file->temp_path()) << "made";
+  ASSERT_TRUE(file->Commit().ok());
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_ / "link.json"));
+  EXPECT_EQ(Read(dir_ / "made.json"), "made");
+}
+
+TEST_F(AtomicFileTest, ALinkLoopIsAnError) {
+  std::filesystem::create_symlink("b", dir_ / "a");
+  std::filesystem::create_symlink("a", dir_ / "b");
+  StatusOr<AtomicFile> file = AtomicFile::Create((dir_ / "a").string());
+  ASSERT_FALSE(file.ok());
+  EXPECT_NE(file.status().message().find("too many levels of symbolic links"), std::string::npos);
+  EXPECT_EQ(Entries(), 2u);
+}
+
+TEST_F(AtomicFileTest, DevicesAndFifosAreWrittenDirectly) {
+  const std::string fifo = (dir_ / "fifo").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& path : {std::string("/dev/null"), fifo}) {
+    StatusOr<AtomicFile> file = AtomicFile::Create(path);
+    ASSERT_TRUE(file.ok()) << file.status().message();
+    EXPECT_TRUE(file->writes_through());
+    EXPECT_EQ(file->temp_path(), path);
+    EXPECT_TRUE(file->Commit().ok());
+  }
+  {
+    StatusOr<AtomicFile> dropped = AtomicFile::Create(fifo);
+    ASSERT_TRUE(dropped.ok());
+  }  // not committed: the FIFO is not removed
+  struct stat info;
+  ASSERT_EQ(stat(fifo.c_str(), &info), 0);
+  EXPECT_TRUE(S_ISFIFO(info.st_mode));
+  ASSERT_EQ(stat("/dev/null", &info), 0);
+  EXPECT_TRUE(S_ISCHR(info.st_mode));
+  EXPECT_EQ(Entries(), 1u);
 }
 
 }  // namespace

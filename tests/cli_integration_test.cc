@@ -1,10 +1,16 @@
 // The command line of a benchprof binary as a user meets it: every mistake is
 // one line on stderr and a documented exit code, before any benchmark runs;
 // output files appear whole or not at all.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "benchprof_benchmark_version.h"
@@ -86,6 +92,8 @@ INSTANTIATE_TEST_SUITE_P(
         UsageCase{{"--benchmark_context=novalue"}, "expected key=value pairs"},
         UsageCase{{"--benchmark_filter=("}, "invalid regular expression"},
         UsageCase{{"--benchmark_filter", "Alg"}, "--benchmark_filter: needs a value"},
+        UsageCase{{"--benchmark_filter=" + std::string(20'000, 'a'), "--benchmark_list_tests"},
+                  "longer than 4096 characters"},
         UsageCase{{"--v=loud"}, "--v=loud: expected a 32-bit integer"},
         UsageCase{{"--benchmark_out=/nonexistent-dir/out.json"},
                   "directory /nonexistent-dir does not exist"},
@@ -141,6 +149,31 @@ TEST(CliTest, TheLinkedVersionsIterationFlagsWork) {
   EXPECT_NE(dry.stdout_text.find("\"iterations\": 1,"), std::string::npos) << dry.stdout_text;
 }
 
+// The library reads BENCHMARK_<FLAG> as a flag's default, leniently.
+TEST(CliTest, EnvironmentVariablesAreValidatedLikeFlags) {
+  for (const auto& [variable, message] : std::vector<std::pair<std::string, std::string>>{
+           {"BENCHMARK_FORMAT=xml", "expected one of console, json, csv"},
+           {"BENCHMARK_OUT_FORMAT=xml", "expected one of console, json, csv"},
+           {"BENCHMARK_FILTER=(", "invalid regular expression"},
+           {"BENCHMARK_REPETITIONS=abc", "expected an integer from 1"}}) {
+    const ProcessResult result = RunProcess({"/usr/bin/env", variable, BENCH_PATH});
+    EXPECT_EQ(result.exit_code, 2) << variable;
+    // Ours is the last line; the library may have complained of a number
+    // while it loaded, before main().
+    const std::string ours = "bench: environment variable " + variable + ": " + message;
+    const size_t at = result.stderr_text.rfind("bench: ");
+    ASSERT_NE(at, std::string::npos) << result.stderr_text;
+    EXPECT_EQ(result.stderr_text.substr(at, ours.size()), ours) << result.stderr_text;
+    EXPECT_EQ(LineCount(result.stderr_text.substr(at)), 1u) << result.stderr_text;
+    EXPECT_EQ(result.stdout_text, "");
+  }
+  const ProcessResult fine =
+      RunProcess({"/usr/bin/env", "BENCHMARK_FILTER=AlgorithmTwo", "BENCHMARK_FORMAT=json",
+                  BENCH_PATH, "--benchmark_min_time=0.001"});
+  EXPECT_EQ(fine.exit_code, 0) << fine.stderr_text;
+  EXPECT_NE(fine.stdout_text.find("\"name\": \"BM_AlgorithmTwo\""), std::string::npos);
+}
+
 TEST(CliTest, HelpWinsOverOtherFlags) {
   const ProcessResult result = Bench({"--benchmark_format=xml", "--help"});
   EXPECT_EQ(result.exit_code, 0);
@@ -193,6 +226,110 @@ TEST(CliTest, BenchmarkOutIsWrittenWholeWithNoTemporaryLeft) {
   ASSERT_TRUE(doc.ok()) << doc.status().message();
   EXPECT_EQ(doc->Find("benchmarks")->as_array().size(), 2u);
   EXPECT_EQ(ListDirectory(dir.path()), std::vector<std::string>{"result.json"});
+}
+
+// Runs bench with the file size limited to `blocks` 512-byte blocks (as a
+// full disk would: writes fail), SIGXFSZ ignored so the writes fail
+// instead of killing the process.
+ProcessResult BenchWithFileLimit(int blocks, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {
+      "/bin/sh", "-c", "trap '' XFSZ; ulimit -f " + std::to_string(blocks) + "; exec \"$@\"", "sh",
+      BENCH_PATH};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return RunProcess(argv);
+}
+
+TEST(CliTest, AFullDiskKeepsThePreviousResultFile) {
+  for (const std::string format : {"json", "csv", "console"}) {
+    SCOPED_TRACE(format);
+    TempDir dir;
+    const std::string out = dir.File("result." + format);
+    const std::vector<std::string> args = {
+        "--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.001",
+        "--benchmark_out_format=" + format, "--benchmark_out=" + out};
+    ASSERT_EQ(Bench(args).exit_code, 0);
+    const std::string before = ReadFile(out);
+    ASSERT_FALSE(before.empty());
+    // 200 repetitions: far more than 4 KiB.
+    std::vector<std::string> longer = args;
+    longer.push_back("--benchmark_repetitions=200");
+    const ProcessResult full = BenchWithFileLimit(8, longer);
+    EXPECT_EQ(full.exit_code, 4) << full.stderr_text;
+    EXPECT_NE(full.stderr_text.find("bench: --benchmark_out: " + out +
+                                    ": write failed (File too large); the file is unchanged\n"),
+              std::string::npos)
+        << full.stderr_text;
+    EXPECT_EQ(ReadFile(out), before);
+    EXPECT_EQ(ListDirectory(dir.path()), std::vector<std::string>{"result." + format});
+  }
+}
+
+// Only regular files are replaced through a temporary file: a device or a
+// FIFO is written to, a symbolic link's target is replaced.
+TEST(CliTest, DevicesFifosAndLinksAreWrittenThrough) {
+  const std::vector<std::string> run = {"--benchmark_filter=AlgorithmTwo",
+                                        "--benchmark_min_time=0.001"};
+  auto with = [&](std::vector<std::string> extra) {
+    extra.insert(extra.begin(), run.begin(), run.end());
+    return Bench(extra);
+  };
+  const ProcessResult to_null = with({"--benchmark_out=/dev/null", "--cpuprofile=/dev/null",
+                                      "--memprofile=/dev/null", "--trace=/dev/null"});
+  EXPECT_EQ(to_null.exit_code, 0) << to_null.stderr_text;
+  struct stat info;
+  ASSERT_EQ(stat("/dev/null", &info), 0);
+  EXPECT_TRUE(S_ISCHR(info.st_mode));
+
+  const ProcessResult to_full = with({"--benchmark_out=/dev/full"});
+  EXPECT_EQ(to_full.exit_code, 4);
+  EXPECT_EQ(LineCount(to_full.stderr_text.substr(to_full.stderr_text.find("bench: "))), 1u)
+      << to_full.stderr_text;
+  EXPECT_NE(to_full.stderr_text.find("--benchmark_out: /dev/full: write failed (No space left"),
+            std::string::npos)
+      << to_full.stderr_text;
+
+  TempDir dir;
+  const std::string target = dir.File("target.json");
+  const std::string link = dir.File("link.json");
+  std::ofstream(target) << "old";
+  ASSERT_EQ(symlink("target.json", link.c_str()), 0);
+  ASSERT_EQ(with({"--benchmark_out=" + link}).exit_code, 0);
+  ASSERT_EQ(lstat(link.c_str(), &info), 0);
+  EXPECT_TRUE(S_ISLNK(info.st_mode));
+  EXPECT_NE(ReadFile(target).find("\"BM_AlgorithmTwo\""), std::string::npos);
+
+  const std::string fifo = dir.File("fifo.json");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] { received = ReadFile(fifo); });
+  const ProcessResult to_fifo = with({"--benchmark_out=" + fifo});
+  // Should bench not have opened the FIFO, this ends the reader's wait.
+  if (const int fd = open(fifo.c_str(), O_WRONLY | O_NONBLOCK); fd >= 0) close(fd);
+  reader.join();
+  EXPECT_EQ(to_fifo.exit_code, 0) << to_fifo.stderr_text;
+  EXPECT_NE(received.find("\"BM_AlgorithmTwo\""), std::string::npos) << received;
+  ASSERT_EQ(stat(fifo.c_str(), &info), 0);
+  EXPECT_TRUE(S_ISFIFO(info.st_mode));
+  std::vector<std::string> names = ListDirectory(dir.path());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"fifo.json", "link.json", "target.json"}));
+}
+
+TEST(CliTest, OneFileForTwoOutputsIsRefused) {
+  TempDir dir;
+  const std::string x = dir.File("x");
+  const std::string dot_x = dir.path() + "/./x";
+  for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--cpuprofile=" + x, "--memprofile=" + dot_x},
+            "--cpuprofile=" + x + " and --memprofile=" + dot_x + " are the same file"},
+           {{"--benchmark_out=" + x, "--trace=" + x}, "are the same file"},
+           {{"--trace=" + x, "--blockprofile=" + dot_x}, "are the same file"}}) {
+    const ProcessResult result = Bench(args);
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(LineCount(result.stderr_text), 1u) << result.stderr_text;
+    EXPECT_NE(result.stderr_text.find(message), std::string::npos) << result.stderr_text;
+  }
+  EXPECT_TRUE(ListDirectory(dir.path()).empty());
 }
 
 TEST(CliTest, BenchmarkOutFormatCsvIsHonoured) {

@@ -86,6 +86,8 @@ TEST(BenchmarkFlagsTest, RejectsWhatTheLibraryWouldMisread) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"--benchmark_filter=a[", "--benchmark_filter=a[: invalid regular expression"},
       {"--benchmark_filter", "--benchmark_filter: needs a value, as --benchmark_filter=VALUE"},
+      // 20,000 characters once crashed the check itself (stack overflow).
+      {"--benchmark_filter=" + std::string(20'000, 'a'), "longer than 4096 characters"},
       {"--benchmark_repetitions=2.5", "--benchmark_repetitions=2.5: expected an integer"},
       {"--benchmark_repetitions=3000000000", "expected an integer from 1 to 2147483647"},
       {"--benchmark_format=JSON", "expected one of console, json, csv"},

@@ -289,6 +289,22 @@ TEST(ConvertCliTest, BadInputIsExitThree) {
   EXPECT_FALSE(FileExists("/nonexistent/x.txt"));
 }
 
+// An output that is one of the inputs would overwrite it.
+TEST(CompareCliTest, AnOutputThatIsAnInputIsRefused) {
+  TempDir dir;
+  const std::string base = dir.File("base.json");
+  const std::string head = dir.File("head.json");
+  Write(base, ReadFile(kBase));
+  Write(head, ReadFile(kHead));
+  ExpectBadInput(Benchprof({"convert", "--out=" + base, base}),
+                 "--out=" + base + " and input " + base + " are the same file");
+  ExpectBadInput(
+      Benchprof({"compare", "--regressions-file=" + dir.path() + "/./head.json", base, head}),
+      "and input " + head + " are the same file");
+  EXPECT_EQ(ReadFile(base), ReadFile(kBase));
+  EXPECT_EQ(ReadFile(head), ReadFile(kHead));
+}
+
 TEST(CompareCliTest, RealBenchOutput) {
   // What `bench --benchmem --benchmark_repetitions=N --benchmark_out=...`
   // writes is read as is; comparing a run with itself is never a regression.

@@ -1,6 +1,8 @@
 #include "cli/benchmark_flags.h"
 
 #include <array>
+#include <cctype>
+#include <cstdlib>
 #include <initializer_list>
 #include <optional>
 #include <regex>
@@ -71,8 +73,18 @@ Status CheckOneOf(std::string_view text, std::initializer_list<std::string_view>
   return Status::Error("expected one of " + listed);
 }
 
+// std::regex compiles by recursion, a few stack frames per character: the
+// library (and this check) would overflow the stack on a filter of some ten
+// thousand characters. Far longer than any filter a person writes.
+constexpr size_t kMaxFilterLength = 4096;
+
 Status CheckRegex(std::string_view value) {
-  // As 1.7.1 does: a leading '-' negates the filter; POSIX extended syntax.
+  if (value.size() > kMaxFilterLength) {
+    return Status::Error("longer than " + std::to_string(kMaxFilterLength) +
+                         " characters (the library's regular expressions are compiled by "
+                         "recursion)");
+  }
+  // As the library does: a leading '-' negates the filter; POSIX extended syntax.
   if (!value.empty() && value.front() == '-') value.remove_prefix(1);
   try {
     std::regex compiled(value.begin(), value.end(), std::regex::extended);
@@ -183,6 +195,20 @@ Status ValidateBenchmarkFlag(std::string_view arg) {
     return CheckValue(flag.kind, *spelling.value).WithContext(std::string(arg));
   }
   return Status::Error("unknown flag " + std::string(arg) + " (see --help)");
+}
+
+Status ValidateBenchmarkEnvironment() {
+  for (const BenchmarkFlag& flag : kBenchmarkFlags) {
+    if (flag.name == "v") continue;  // the library reads no V variable
+    std::string variable(flag.name);
+    for (char& c : variable) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    const char* value = std::getenv(variable.c_str());
+    if (value == nullptr || *value == '\0') continue;  // empty: the flag's default
+    if (Status valid = CheckValue(flag.kind, value); !valid.ok()) {
+      return valid.WithContext("environment variable " + variable + "=" + value);
+    }
+  }
+  return Status();
 }
 
 std::string ForLibrary(std::string_view arg) {

@@ -30,6 +30,12 @@ bool IsBenchmarkFlag(std::string_view arg);
 // value of the right form. The error names the argument.
 Status ValidateBenchmarkFlag(std::string_view arg);
 
+// Checks the environment variables the library reads as defaults for its
+// flags (BENCHMARK_FORMAT for --benchmark_format, ...) as strictly as the
+// flags; the error names the variable. A flag given on the command line
+// overrides its variable, but a bad variable is refused all the same.
+Status ValidateBenchmarkEnvironment();
+
 // `arg`, valid, as the library should see it: on 1.8+ a bare
 // --benchmark_min_time=N becomes N seconds spelled "Ns" (the library would
 // warn about the bare number once per benchmark); else unchanged.

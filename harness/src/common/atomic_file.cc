@@ -24,6 +24,33 @@ std::string BaseNameOf(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// The file a path names once symbolic links are followed, as a path: the
+// link's target, resolved against the link's directory, until a name that is
+// not a link (also one that does not exist yet). Fails on a loop.
+StatusOr<std::string> FollowLinks(const std::string& path) {
+  std::string current = path;
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat info;
+    if (lstat(current.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) return current;
+    std::vector<char> target(static_cast<size_t>(info.st_size > 0 ? info.st_size : 255) + 1);
+    const ssize_t length = readlink(current.c_str(), target.data(), target.size());
+    if (length < 0 || static_cast<size_t>(length) >= target.size()) {
+      return Status::Error(path + ": cannot read the symbolic link " + current);
+    }
+    const std::string next(target.data(), static_cast<size_t>(length));
+    current = next.starts_with('/') ? next : DirectoryOf(current) + "/" + next;
+  }
+  return Status::Error(path + ": too many levels of symbolic links");
+}
+
+// Whether writes to `path` must go to it directly: a device, a FIFO, or a
+// name under /dev or /proc (/dev/stdout is a link to whatever fd 1 is; a
+// rename over what it resolves to would take the file from under the shell).
+bool WritesThrough(const std::string& path, const struct stat& info) {
+  return S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode) || S_ISFIFO(info.st_mode) ||
+         S_ISSOCK(info.st_mode) || path.starts_with("/dev/") || path.starts_with("/proc/");
+}
+
 }  // namespace
 
 StatusOr<AtomicFile> AtomicFile::Create(const std::string& path) {
@@ -32,15 +59,24 @@ StatusOr<AtomicFile> AtomicFile::Create(const std::string& path) {
   if (stat(path.c_str(), &info) == 0) {
     if (S_ISDIR(info.st_mode)) return Status::Error(path + ": is a directory");
     if (access(path.c_str(), W_OK) != 0) return Status::Error(path + ": not writable");
+    if (S_ISSOCK(info.st_mode)) return Status::Error(path + ": is a socket");
+    if (WritesThrough(path, info)) return AtomicFile(path, path, /*write_through=*/true);
   }
-  const std::string base = BaseNameOf(path);
+  // A link is kept: its target is what gets replaced.
+  StatusOr<std::string> followed = FollowLinks(path);
+  if (!followed.ok()) return followed.status();
+  const std::string& target = *followed;
+  const std::string base = BaseNameOf(target);
   if (base.empty() || base == "." || base == "..") {
     return Status::Error(path + ": not a file name");
   }
-  const std::string directory = DirectoryOf(path);
-  if (stat(directory.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
-    return Status::Error(path + ": directory " + directory + " does not exist");
+  const std::string directory = DirectoryOf(target);
+  if (stat(directory.c_str(), &info) != 0) {
+    if (errno == ENOENT)
+      return Status::Error(path + ": directory " + directory + " does not exist");
+    return Status::Error(path + ": directory " + directory + ": " + std::strerror(errno));
   }
+  if (!S_ISDIR(info.st_mode)) return Status::Error(path + ": " + directory + " is not a directory");
 
   std::string pattern = directory + "/." + base + ".tmp-XXXXXX";
   std::vector<char> buffer(pattern.begin(), pattern.end());
@@ -55,29 +91,39 @@ StatusOr<AtomicFile> AtomicFile::Create(const std::string& path) {
   umask(mask);
   fchmod(fd, 0666 & ~mask);
   close(fd);
-  return AtomicFile(path, buffer.data());
+  AtomicFile file(path, buffer.data(), /*write_through=*/false);
+  file.target_ = target;
+  return file;
 }
 
 AtomicFile::AtomicFile(AtomicFile&& other) noexcept
-    : path_(std::move(other.path_)), temp_path_(std::exchange(other.temp_path_, {})) {}
+    : path_(std::move(other.path_)),
+      target_(std::move(other.target_)),
+      temp_path_(std::exchange(other.temp_path_, {})),
+      write_through_(other.write_through_) {}
 
 AtomicFile& AtomicFile::operator=(AtomicFile&& other) noexcept {
   if (this != &other) {
-    if (!temp_path_.empty()) unlink(temp_path_.c_str());
+    RemoveTemporary();
     path_ = std::move(other.path_);
+    target_ = std::move(other.target_);
     temp_path_ = std::exchange(other.temp_path_, {});
+    write_through_ = other.write_through_;
   }
   return *this;
 }
 
-AtomicFile::~AtomicFile() {
-  if (!temp_path_.empty()) unlink(temp_path_.c_str());
+AtomicFile::~AtomicFile() { RemoveTemporary(); }
+
+void AtomicFile::RemoveTemporary() {
+  if (!temp_path_.empty() && !write_through_) unlink(temp_path_.c_str());
 }
 
 Status AtomicFile::Commit() {
   if (temp_path_.empty()) return Status::Error(path_ + ": already written");
   const std::string temp = std::exchange(temp_path_, {});
-  if (rename(temp.c_str(), path_.c_str()) != 0) {
+  if (write_through_) return Status();
+  if (rename(temp.c_str(), target_.c_str()) != 0) {
     const int error = errno;
     unlink(temp.c_str());
     return Status::Error(path_ + ": cannot write (" + std::strerror(error) + ")");

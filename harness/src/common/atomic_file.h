@@ -6,6 +6,11 @@
 // behind. Creating the temporary up front is also how an unwritable output
 // path is reported before any benchmark runs.
 //
+// Only regular files get that treatment. A symbolic link stays: the file it
+// points to is replaced. A device, a FIFO and anything under /dev or /proc
+// (/dev/stdout, /dev/null) are written directly: temp_path() is the path
+// itself and Commit() has nothing to move.
+//
 //   StatusOr<AtomicFile> out = AtomicFile::Create("cpu.pprof");
 //   if (!out.ok()) { ... out.status().message() ... }
 //   WriteTo(out->temp_path());
@@ -39,19 +44,26 @@ class AtomicFile {
   // The destination.
   const std::string& path() const { return path_; }
 
-  // Where to write; renamed to path() by Commit().
+  // Where to write; renamed to path() (or the file it links to) by Commit().
   const std::string& temp_path() const { return temp_path_; }
+
+  // True if writes go to path() directly (a device, a FIFO, /dev/stdout).
+  bool writes_through() const { return write_through_; }
 
   // Moves the temporary file into place. After a failure the temporary file
   // is removed and the destination is unchanged.
   Status Commit();
 
  private:
-  AtomicFile(std::string path, std::string temp_path)
-      : path_(std::move(path)), temp_path_(std::move(temp_path)) {}
+  AtomicFile(std::string path, std::string temp_path, bool write_through)
+      : path_(std::move(path)), temp_path_(std::move(temp_path)), write_through_(write_through) {}
+
+  void RemoveTemporary();
 
   std::string path_;
+  std::string target_;     // what Commit() replaces: path_ with its links followed
   std::string temp_path_;  // empty once committed or moved from
+  bool write_through_ = false;
 };
 
 }  // namespace benchprof

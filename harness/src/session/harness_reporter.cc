@@ -1,5 +1,6 @@
 #include "session/harness_reporter.h"
 
+#include <cstring>
 #include <sstream>
 #include <string_view>
 
@@ -73,13 +74,23 @@ std::vector<Run> RunAuditor::Audit(const std::vector<Run>& runs) {
 
 bool HarnessReporter::ReportContext(const Context& context) {
   // The library set this wrapper's streams (a file for --benchmark_out); the
-  // inner reporter writes where this one would.
-  inner_->SetOutputStream(&GetOutputStream());
+  // inner reporter writes where this one would, through a check for files.
+  std::ostream* output = &GetOutputStream();
+  std::ostream* errors = &GetErrorStream();
+  if (owned_inner_ != nullptr) {
+    checked_ = std::make_unique<CheckedStreamBuf>(output->rdbuf());
+    checked_stream_ = std::make_unique<std::ostream>(checked_.get());
+    // The library sends a file reporter's errors (the CSV banner) to the
+    // file too.
+    if (errors->rdbuf() == output->rdbuf()) errors = checked_stream_.get();
+    output = checked_stream_.get();
+  }
+  inner_->SetOutputStream(output);
   std::ostringstream banner;
   inner_->SetErrorStream(&banner);
   const bool proceed = inner_->ReportContext(context);
-  inner_->SetErrorStream(&GetErrorStream());
-  GetErrorStream() << WithoutDebugBuildWarning(banner.str());
+  inner_->SetErrorStream(errors);
+  *errors << WithoutDebugBuildWarning(banner.str());
   return proceed;
 }
 
@@ -87,7 +98,19 @@ void HarnessReporter::ReportRuns(const std::vector<Run>& runs) {
   inner_->ReportRuns(auditor_.Audit(runs));
 }
 
-void HarnessReporter::Finalize() { inner_->Finalize(); }
+void HarnessReporter::Finalize() {
+  inner_->Finalize();
+  // Everything reaches the file now, while a failure can still be told.
+  if (checked_stream_ != nullptr) checked_stream_->flush();
+}
+
+Status HarnessReporter::OutputStatus(uint64_t* bytes) const {
+  *bytes = checked_ != nullptr ? checked_->bytes() : 0;
+  if (checked_ == nullptr || !checked_->failed()) return Status();
+  return Status::Error(std::string("write failed (") +
+                       (checked_->error() != 0 ? std::strerror(checked_->error()) : "unknown") +
+                       ")");
+}
 
 std::unique_ptr<benchmark::BenchmarkReporter> MakeFileReporter(const std::string& format) {
   if (format == "json") return std::make_unique<benchmark::JSONReporter>();

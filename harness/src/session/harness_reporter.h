@@ -23,11 +23,14 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "aggregate/run_labels.h"
+#include "common/status.h"
+#include "session/checked_stream.h"
 
 namespace benchprof::session {
 
@@ -80,7 +83,8 @@ class HarnessReporter final : public benchmark::BenchmarkReporter {
   HarnessReporter(benchmark::BenchmarkReporter* inner, RunAuditor& auditor)
       : inner_(inner), auditor_(auditor) {}
 
-  // Takes ownership of `inner`.
+  // Takes ownership of `inner`, the file reporter of --benchmark_out: what
+  // it writes is checked (OutputStatus()).
   HarnessReporter(std::unique_ptr<benchmark::BenchmarkReporter> inner, RunAuditor& auditor)
       : owned_inner_(std::move(inner)), inner_(owned_inner_.get()), auditor_(auditor) {}
 
@@ -88,10 +92,18 @@ class HarnessReporter final : public benchmark::BenchmarkReporter {
   void ReportRuns(const std::vector<Run>& runs) override;
   void Finalize() override;
 
+  // For the file reporter, after the run: an error naming errno's reason if
+  // the file's stream refused anything, else OK. `bytes` receives how many
+  // bytes it accepted, which the file's size must match.
+  Status OutputStatus(uint64_t* bytes) const;
+
  private:
   std::unique_ptr<benchmark::BenchmarkReporter> owned_inner_;
   benchmark::BenchmarkReporter* inner_;
   RunAuditor& auditor_;
+  // Between the file reporter and the library's stream (files only).
+  std::unique_ptr<CheckedStreamBuf> checked_;
+  std::unique_ptr<std::ostream> checked_stream_;
 };
 
 // The reporter --benchmark_out_format asks for, as 1.7.1 builds it for files.

@@ -16,8 +16,11 @@
 #include "benchprof/main.h"
 
 #include <benchmark/benchmark.h>
+#include <errno.h>
+#include <sys/stat.h>
 
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +33,7 @@
 #include "cli/help.h"
 #include "collect/alloc_counter.h"
 #include "common/atomic_file.h"
+#include "common/file_identity.h"
 #include "profiles/profile_registry.h"
 #include "session/harness_reporter.h"
 #include "session/loop_hooks.h"
@@ -159,6 +163,14 @@ struct Outputs {
 };
 
 StatusOr<Outputs> OpenOutputs(const Request& request) {
+  std::vector<NamedPath> named;
+  if (!benchmark::FLAGS_benchmark_out.empty()) {
+    named.push_back({"--benchmark_out", benchmark::FLAGS_benchmark_out});
+  }
+  for (const Profile* kind : request.kinds) {
+    named.push_back({"--" + std::string(kind->traits().output_flag), kind->output_path()});
+  }
+  if (Status distinct = CheckDistinctFiles(named); !distinct.ok()) return distinct;
   Outputs outputs;
   // The library would truncate --benchmark_out and fill it as benchmarks
   // finish; it writes the temporary file instead.
@@ -199,18 +211,41 @@ Status FinishProfiles(const Request& request, const aggregate::RunLabels& labels
   return Status();
 }
 
-// Runs the benchmarks with the harness's reporters; returns how many matched.
-size_t RunBenchmarks(session::RunAuditor& auditor, const std::optional<AtomicFile>& results) {
+struct BenchmarkRun {
+  size_t matched = 0;   // benchmarks the filter matched
+  Status results_file;  // whether --benchmark_out's file got everything
+};
+
+// Whether `file` holds exactly the `bytes` its stream accepted: a write the
+// stream saw succeed can still be lost when the library closes the file.
+Status CheckFileSize(const std::string& file, uint64_t bytes) {
+  struct stat info;
+  if (stat(file.c_str(), &info) != 0) return Status::Error(std::strerror(errno));
+  if (static_cast<uint64_t>(info.st_size) == bytes) return Status();
+  return Status::Error("write failed (" + std::to_string(info.st_size) + " of " +
+                       std::to_string(bytes) + " bytes written)");
+}
+
+// Runs the benchmarks with the harness's reporters.
+BenchmarkRun RunBenchmarks(session::RunAuditor& auditor, const std::optional<AtomicFile>& results) {
   session::HarnessReporter display(benchmark::CreateDefaultDisplayReporter(), auditor);
   std::unique_ptr<session::HarnessReporter> file;
   if (results) {
     file = std::make_unique<session::HarnessReporter>(
         session::MakeFileReporter(benchmark::FLAGS_benchmark_out_format), auditor);
   }
-  // The library allows exactly one call per process.
-  const size_t matched = benchmark::RunSpecifiedBenchmarks(&display, file.get());
+  BenchmarkRun run;
+  // The library allows exactly one call per process; it closes the file.
+  run.matched = benchmark::RunSpecifiedBenchmarks(&display, file.get());
   benchmark::Shutdown();
-  return matched;
+  if (file != nullptr) {
+    uint64_t bytes = 0;
+    run.results_file = file->OutputStatus(&bytes);
+    if (run.results_file.ok() && !results->writes_through()) {
+      run.results_file = CheckFileSize(results->temp_path(), bytes);
+    }
+  }
+  return run;
 }
 
 // Everything after the command line: outputs, self-test, the run, the files.
@@ -251,8 +286,9 @@ int Run(const std::string& program, const Request& request) {
       return Fail(program, started.message(), kExitHarnessFailure);
     }
   }
+  const BenchmarkRun run = RunBenchmarks(auditor, outputs->results);
   // The library has said which filter matched nothing.
-  if (RunBenchmarks(auditor, outputs->results) == 0) return kExitNoBenchmarkMatched;
+  if (run.matched == 0) return kExitNoBenchmarkMatched;
   if (profiling) {
     if (Status written = FinishProfiles(request, run_labels); !written.ok()) {
       return Fail(program, written.message(), kExitHarnessFailure);
@@ -265,6 +301,14 @@ int Run(const std::string& program, const Request& request) {
                  program.c_str(), static_cast<unsigned long long>(lost));
   }
   if (outputs->results && !benchmark::FLAGS_benchmark_list_tests) {
+    if (!run.results_file.ok()) {
+      // The temporary file goes; the previous result file stays.
+      const bool kept = !outputs->results->writes_through();
+      return Fail(program,
+                  "--benchmark_out: " + outputs->results->path() + ": " +
+                      run.results_file.message() + (kept ? "; the file is unchanged" : ""),
+                  kExitHarnessFailure);
+    }
     if (Status written = outputs->results->Commit(); !written.ok()) {
       return Fail(program, "--benchmark_out: " + written.message(), kExitHarnessFailure);
     }
@@ -305,6 +349,9 @@ int Main(int argc, char** argv) {
     if (Status valid = cli::ValidateBenchmarkFlag(arg); !valid.ok()) {
       return Fail(program, valid.message(), kExitUsage);
     }
+  }
+  if (Status valid = cli::ValidateBenchmarkEnvironment(); !valid.ok()) {
+    return Fail(program, valid.message(), kExitUsage);
   }
 
   std::vector<char*> library_argv = {argc > 0 ? argv[0] : nullptr};

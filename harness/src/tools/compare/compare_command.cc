@@ -7,6 +7,7 @@
 
 #include "benchprof/flags.h"
 #include "common/atomic_file.h"
+#include "common/file_identity.h"
 #include "tools/compare/comparison.h"
 #include "tools/compare/table_writer.h"
 #include "tools/results/result_reader.h"
@@ -196,17 +197,23 @@ int RunCompareCommand(const std::vector<std::string>& args, std::string& out, st
   if (auto done = tools::ParseSubcommand(flags, args, kIntro, kExitCodes, &cl, out, err)) {
     return *done;
   }
-  // An unwritable output is reported before any input is read.
-  std::optional<AtomicFile> regressions;
-  if (!settings.regressions_file.empty()) {
-    StatusOr<AtomicFile> file = AtomicFile::Create(settings.regressions_file);
-    if (!file.ok()) return Fail(err, "--regressions-file: " + file.status().message());
-    regressions.emplace(std::move(*file));
-  }
-
   std::vector<std::string> base_files, head_files;
   if (std::string problem = SplitSides(cl, &base_files, &head_files); !problem.empty()) {
     return Fail(err, problem);
+  }
+  // An unwritable output, or one that is an input, is reported before any
+  // input is read.
+  std::optional<AtomicFile> regressions;
+  if (!settings.regressions_file.empty()) {
+    std::vector<NamedPath> named = {{"--regressions-file", settings.regressions_file}};
+    for (const std::string& path : base_files) named.push_back({"input", path});
+    for (const std::string& path : head_files) named.push_back({"input", path});
+    if (Status distinct = CheckDistinctFiles(named); !distinct.ok()) {
+      return Fail(err, distinct.message());
+    }
+    StatusOr<AtomicFile> file = AtomicFile::Create(settings.regressions_file);
+    if (!file.ok()) return Fail(err, "--regressions-file: " + file.status().message());
+    regressions.emplace(std::move(*file));
   }
   StatusOr<ResultSet> base = ReadResultFiles(base_files);
   if (!base.ok()) return Fail(err, base.status().message());

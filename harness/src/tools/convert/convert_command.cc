@@ -5,6 +5,7 @@
 
 #include "benchprof/flags.h"
 #include "common/atomic_file.h"
+#include "common/file_identity.h"
 #include "tools/convert/go_format_writer.h"
 #include "tools/results/gbench_json.h"
 #include "tools/results/result_reader.h"
@@ -97,6 +98,11 @@ int RunConvertCommand(const std::vector<std::string>& args, std::string& out, st
 
   std::optional<AtomicFile> output;
   if (!out_path.empty()) {
+    std::vector<NamedPath> named = {{"--out", out_path}};
+    for (const std::string& path : files) named.push_back({"input", path});
+    if (Status distinct = CheckDistinctFiles(named); !distinct.ok()) {
+      return Fail(err, distinct.message());
+    }
     StatusOr<AtomicFile> file = AtomicFile::Create(out_path);
     if (!file.ok()) return Fail(err, "--out: " + file.status().message());
     output.emplace(std::move(*file));

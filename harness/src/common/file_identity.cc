@@ -1,0 +1,57 @@
+#include "common/file_identity.h"
+
+#include <sys/stat.h>
+
+#include <optional>
+#include <vector>
+
+namespace benchprof {
+namespace {
+
+struct Identity {
+  dev_t device = 0;
+  ino_t inode = 0;
+  std::string name;  // empty for an existing file; else the name in that directory
+
+  bool operator==(const Identity&) const = default;
+};
+
+// Which file `path` names; nullopt for a device, or a path that cannot be
+// resolved (AtomicFile reports those).
+std::optional<Identity> Identify(const std::string& path) {
+  struct stat info;
+  if (stat(path.c_str(), &info) == 0) {
+    if (S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode)) return std::nullopt;
+    return Identity{info.st_dev, info.st_ino, ""};
+  }
+  const size_t slash = path.rfind('/');
+  const std::string directory =
+      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (stat(directory.c_str(), &info) != 0) return std::nullopt;
+  return Identity{info.st_dev, info.st_ino, name};
+}
+
+std::string Spelled(const NamedPath& named) {
+  return named.what.starts_with("--") ? named.what + "=" + named.path
+                                      : named.what + " " + named.path;
+}
+
+}  // namespace
+
+Status CheckDistinctFiles(std::span<const NamedPath> paths) {
+  std::vector<std::optional<Identity>> identities;
+  identities.reserve(paths.size());
+  for (const NamedPath& named : paths) identities.push_back(Identify(named.path));
+  for (size_t i = 0; i < paths.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (identities[i] && identities[j] && *identities[i] == *identities[j]) {
+        return Status::Error(Spelled(paths[j]) + " and " + Spelled(paths[i]) +
+                             " are the same file");
+      }
+    }
+  }
+  return Status();
+}
+
+}  // namespace benchprof

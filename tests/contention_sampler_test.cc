@@ -8,11 +8,14 @@
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <fstream>
 #include <future>
 #include <latch>
 #include <map>
@@ -381,10 +384,25 @@ FOUND_IN_STACKS(GetFuture) int GetFuture(std::future<int>& future) {
   return value;
 }
 
-// Runs `wait` while another thread sleeps 30 ms and then calls `release`.
+// Whether thread `tid` of this process is in a futex system call: the first
+// field of /proc/self/task/TID/syscall is the call's number.
+bool InFutexCall(pid_t tid) {
+  std::ifstream syscall_file("/proc/self/task/" + std::to_string(tid) + "/syscall");
+  long number = -1;
+  syscall_file >> number;
+  return number == SYS_futex;
+}
+
+// Runs `wait` while another thread waits until the caller sleeps in a futex
+// (however loaded the machine), sleeps 30 ms more and calls `release`.
 template <typename Wait, typename Release>
 void WaitForRelease(Wait wait, Release release) {
+  const pid_t waiter = gettid();
   std::thread releaser([&] {
+    const auto give_up = Clock::now() + std::chrono::seconds(10);
+    while (!InFutexCall(waiter) && Clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(30));
     release();
   });

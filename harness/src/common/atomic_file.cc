@@ -1,13 +1,19 @@
 #include "common/atomic_file.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <string_view>
 #include <utility>
 #include <vector>
+
+#include "common/temporary_files.h"
 
 namespace benchprof {
 namespace {
@@ -51,6 +57,27 @@ bool WritesThrough(const std::string& path, const struct stat& info) {
          S_ISSOCK(info.st_mode) || path.starts_with("/dev/") || path.starts_with("/proc/");
 }
 
+// Removes the temporaries of `base` in `directory` that processes which no
+// longer exist left behind: ".BASE.tmp-PID-XXXXXX".
+void RemoveStaleTemporaries(const std::string& directory, const std::string& base) {
+  DIR* listing = opendir(directory.c_str());
+  if (listing == nullptr) return;
+  const std::string prefix = "." + base + ".tmp-";
+  while (const dirent* entry = readdir(listing)) {
+    const std::string_view name = entry->d_name;
+    if (!name.starts_with(prefix)) continue;
+    const std::string_view rest = name.substr(prefix.size());
+    const size_t dash = rest.find('-');
+    if (dash == 0 || dash == std::string_view::npos) continue;
+    pid_t pid = 0;
+    const auto [end, error] = std::from_chars(rest.data(), rest.data() + dash, pid);
+    if (error != std::errc() || end != rest.data() + dash || pid <= 0) continue;
+    if (kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
+    unlinkat(dirfd(listing), entry->d_name, 0);
+  }
+  closedir(listing);
+}
+
 }  // namespace
 
 StatusOr<AtomicFile> AtomicFile::Create(const std::string& path) {
@@ -78,7 +105,10 @@ StatusOr<AtomicFile> AtomicFile::Create(const std::string& path) {
   }
   if (!S_ISDIR(info.st_mode)) return Status::Error(path + ": " + directory + " is not a directory");
 
-  std::string pattern = directory + "/." + base + ".tmp-XXXXXX";
+  RemoveStaleTemporaries(directory, base);
+  // The process id in the name lets a later run remove what a killed one
+  // (SIGKILL) left behind.
+  std::string pattern = directory + "/." + base + ".tmp-" + std::to_string(getpid()) + "-XXXXXX";
   std::vector<char> buffer(pattern.begin(), pattern.end());
   buffer.push_back('\0');
   const int fd = mkstemp(buffer.data());
@@ -91,6 +121,7 @@ StatusOr<AtomicFile> AtomicFile::Create(const std::string& path) {
   umask(mask);
   fchmod(fd, 0666 & ~mask);
   close(fd);
+  RegisterTemporary(buffer.data());
   AtomicFile file(path, buffer.data(), /*write_through=*/false);
   file.target_ = target;
   return file;
@@ -116,13 +147,16 @@ AtomicFile& AtomicFile::operator=(AtomicFile&& other) noexcept {
 AtomicFile::~AtomicFile() { RemoveTemporary(); }
 
 void AtomicFile::RemoveTemporary() {
-  if (!temp_path_.empty() && !write_through_) unlink(temp_path_.c_str());
+  if (temp_path_.empty() || write_through_) return;
+  unlink(temp_path_.c_str());
+  UnregisterTemporary(temp_path_);
 }
 
 Status AtomicFile::Commit() {
   if (temp_path_.empty()) return Status::Error(path_ + ": already written");
   const std::string temp = std::exchange(temp_path_, {});
   if (write_through_) return Status();
+  UnregisterTemporary(temp);
   if (rename(temp.c_str(), target_.c_str()) != 0) {
     const int error = errno;
     unlink(temp.c_str());

@@ -36,6 +36,7 @@
 #include "common/file_identity.h"
 #include "profiles/profile_registry.h"
 #include "session/harness_reporter.h"
+#include "session/interruption.h"
 #include "session/loop_hooks.h"
 #include "session/timed_loop.h"
 
@@ -250,6 +251,9 @@ BenchmarkRun RunBenchmarks(session::RunAuditor& auditor, const std::optional<Ato
 
 // Everything after the command line: outputs, self-test, the run, the files.
 int Run(const std::string& program, const Request& request) {
+  if (Status watching = session::WatchForInterruption(program); !watching.ok()) {
+    return Fail(program, watching.message(), kExitHarnessFailure);
+  }
   StatusOr<Outputs> outputs = OpenOutputs(request);
   if (!outputs.ok()) return Fail(program, outputs.status().message(), kExitUsage);
   if (outputs->results) benchmark::FLAGS_benchmark_out = outputs->results->temp_path();

@@ -1,0 +1,26 @@
+// The temporary files of this process that an interruption must remove:
+// every AtomicFile's, from creation to commit or destruction. A thread that
+// handles SIGINT (session/interruption.h) removes them all before the
+// process exits, so an interrupted run leaves nothing behind.
+//
+// Thread-safety: thread-safe (one mutex); not for signal handlers.
+#ifndef BENCHPROF_COMMON_TEMPORARY_FILES_H_
+#define BENCHPROF_COMMON_TEMPORARY_FILES_H_
+
+#include <string>
+
+namespace benchprof {
+
+// Notes that `path` is a temporary file to remove on interruption.
+void RegisterTemporary(const std::string& path);
+
+// Forgets `path` (it was renamed into place or removed).
+void UnregisterTemporary(const std::string& path);
+
+// Removes every registered temporary file; afterwards none is registered
+// and none can be (the process is about to exit).
+void RemoveAllTemporaries();
+
+}  // namespace benchprof
+
+#endif  // BENCHPROF_COMMON_TEMPORARY_FILES_H_

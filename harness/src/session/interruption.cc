@@ -1,0 +1,77 @@
+#include "session/interruption.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <system_error>
+#include <thread>
+
+#include "collect/timed_scope.h"
+#include "common/own_thread.h"
+#include "common/temporary_files.h"
+
+namespace benchprof::session {
+namespace {
+
+// The interrupting signals this process did not inherit as ignored: under
+// `nohup`, SIGHUP stays ignored.
+sigset_t InterruptingSignals() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction current;
+    if (sigaction(signal_number, nullptr, &current) == 0 && current.sa_handler == SIG_IGN) {
+      continue;
+    }
+    sigaddset(&signals, signal_number);
+  }
+  return signals;
+}
+
+const char* SignalName(int signal_number) {
+  switch (signal_number) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+  }
+  return "a signal";
+}
+
+[[noreturn]] void WatchSignals(std::string program, sigset_t signals) {
+  MarkOwnThread();          // not in contention profiles
+  collect::BecomeRunner();  // a paused runner: never counted in allocs/op
+  int signal_number = 0;
+  while (sigwait(&signals, &signal_number) != 0) {
+  }
+  RemoveAllTemporaries();
+  std::fprintf(stderr, "%s: interrupted by %s; no output file written, previous ones kept\n",
+               program.c_str(), SignalName(signal_number));
+  std::fflush(stderr);
+  // Not exit(): the benchmark threads still run; static destructors must not.
+  _exit(128 + signal_number);
+}
+
+}  // namespace
+
+Status WatchForInterruption(const std::string& program) {
+  const sigset_t signals = InterruptingSignals();
+  if (const int error = pthread_sigmask(SIG_BLOCK, &signals, nullptr); error != 0) {
+    return Status::Error(std::string("cannot block interrupting signals: ") + std::strerror(error));
+  }
+  signal(SIGPIPE, SIG_IGN);
+  try {
+    std::thread(WatchSignals, program, signals).detach();
+  } catch (const std::system_error& e) {
+    return Status::Error(std::string("cannot start the signal watcher: ") + e.what());
+  }
+  return Status();
+}
+
+}  // namespace benchprof::session

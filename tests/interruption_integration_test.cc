@@ -1,0 +1,131 @@
+// bench interrupted (session/interruption.h): exit 128 + the signal, one
+// line, no temporary file left, the previous output files untouched; a run
+// killed with SIGKILL leaves its temporary, which the next run removes; a
+// reader of stdout that goes away does not cost --benchmark_out.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "common/json_value.h"
+#include "support/subprocess.h"
+
+extern char** environ;
+
+namespace benchprof {
+namespace {
+
+using testing::ListDirectory;
+using testing::ProcessResult;
+using testing::ReadFile;
+using testing::RunProcess;
+using testing::TempDir;
+
+struct Interrupted {
+  int exit_code = -1;
+  int term_signal = 0;
+  std::string stderr_text;
+};
+
+// Starts bench with `args`, stderr to a file, sends `signal_number`
+// after `delay`, and waits for it.
+Interrupted RunAndSignal(std::vector<std::string> args, int signal_number,
+                         std::chrono::milliseconds delay) {
+  args.insert(args.begin(), BENCH_PATH);
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  const TempDir log_dir;  // not the outputs' directory: its listing is checked
+  const std::string errors = log_dir.File("stderr");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, errors.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  pid_t pid = 0;
+  Interrupted result;
+  if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0) return result;
+  posix_spawn_file_actions_destroy(&actions);
+  std::this_thread::sleep_for(delay);
+  kill(pid, signal_number);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) result.term_signal = WTERMSIG(status);
+  result.stderr_text = ReadFile(errors);
+  return result;
+}
+
+std::vector<std::string> Sorted(std::vector<std::string> names) {
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST(InterruptionTest, ASignalEndsTheRunAndLeavesThePreviousFiles) {
+  TempDir dir;
+  const std::vector<std::string> outputs = {"--benchmark_out=" + dir.File("out.json"),
+                                            "--cpuprofile=" + dir.File("cpu.pprof"),
+                                            "--trace=" + dir.File("trace.json")};
+  std::vector<std::string> quick = {"--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.01"};
+  quick.insert(quick.end(), outputs.begin(), outputs.end());
+  quick.insert(quick.begin(), BENCH_PATH);
+  ASSERT_EQ(RunProcess(quick).exit_code, 0);
+  const std::string results = ReadFile(dir.File("out.json"));
+  const std::string profile = ReadFile(dir.File("cpu.pprof"));
+  // 30 s of benchmarks, interrupted in their timed loops.
+  std::vector<std::string> slow = {"--benchmark_filter=Alg", "--benchmark_min_time=15"};
+  slow.insert(slow.end(), outputs.begin(), outputs.end());
+  for (const auto& [signal_number, name] : std::vector<std::pair<int, std::string>>{
+           {SIGINT, "SIGINT"}, {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}}) {
+    SCOPED_TRACE(name);
+    const Interrupted run = RunAndSignal(slow, signal_number, std::chrono::milliseconds(700));
+    EXPECT_EQ(run.exit_code, 128 + signal_number);
+    EXPECT_EQ(run.stderr_text.substr(run.stderr_text.rfind("bench: ")),
+              "bench: interrupted by " + name + "; no output file written, previous ones kept\n");
+    EXPECT_EQ(Sorted(ListDirectory(dir.path())),
+              (std::vector<std::string>{"cpu.pprof", "out.json", "trace.json"}));
+    EXPECT_EQ(ReadFile(dir.File("out.json")), results);
+    EXPECT_EQ(ReadFile(dir.File("cpu.pprof")), profile);
+  }
+}
+
+TEST(InterruptionTest, TheNextRunRemovesWhatAKilledRunLeft) {
+  TempDir dir;
+  const std::string out = "--benchmark_out=" + dir.File("out.json");
+  const Interrupted killed =
+      RunAndSignal({"--benchmark_filter=Alg", "--benchmark_min_time=15", out}, SIGKILL,
+                   std::chrono::milliseconds(500));
+  EXPECT_EQ(killed.term_signal, SIGKILL);
+  const std::vector<std::string> left = ListDirectory(dir.path());
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left[0].rfind(".out.json.tmp-", 0), 0u) << left[0];
+  const ProcessResult next =
+      RunProcess({BENCH_PATH, "--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.01", out});
+  EXPECT_EQ(next.exit_code, 0) << next.stderr_text;
+  EXPECT_EQ(ListDirectory(dir.path()), std::vector<std::string>{"out.json"});
+}
+
+TEST(InterruptionTest, AReaderOfStdoutThatLeavesDoesNotCostTheResultFile) {
+  TempDir dir;
+  const ProcessResult piped =
+      RunProcess({"/bin/sh", "-c", "\"$@\" | head -c 1 >/dev/null", "sh", BENCH_PATH,
+                  "--benchmark_filter=Alg", "--benchmark_min_time=0.01",
+                  "--benchmark_repetitions=3", "--benchmark_out=" + dir.File("out.json")});
+  EXPECT_EQ(piped.exit_code, 0) << piped.stderr_text;
+  StatusOr<json::Value> doc = json::Parse(ReadFile(dir.File("out.json")));
+  ASSERT_TRUE(doc.ok()) << doc.status().message();
+  // 2 benchmarks x (3 repetitions + 4 aggregates)
+  EXPECT_EQ(doc->Find("benchmarks")->as_array().size(), 14u);
+}
+
+}  // namespace
+}  // namespace benchprof

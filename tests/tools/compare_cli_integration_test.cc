@@ -289,6 +289,18 @@ TEST(ConvertCliTest, BadInputIsExitThree) {
   EXPECT_FALSE(FileExists("/nonexistent/x.txt"));
 }
 
+// /dev/zero never ends; a NUL byte ends the reading at once.
+TEST(CompareCliTest, BinaryInputStopsAtItsFirstNulByte) {
+  ExpectBadInput(Benchprof({"compare", "/dev/zero", kBase}),
+                 "benchprof compare: /dev/zero: binary file (NUL byte at offset 0)");
+  ExpectBadInput(Benchprof({"convert", "/dev/zero"}),
+                 "benchprof convert: /dev/zero: binary file (NUL byte at offset 0)");
+  TempDir dir;
+  Write(dir.File("late.txt"), std::string(70'000, ' ') + std::string(1, '\0'));
+  ExpectBadInput(Benchprof({"compare", dir.File("late.txt"), kBase}),
+                 "binary file (NUL byte at offset 70000)");
+}
+
 // An output that is one of the inputs would overwrite it.
 TEST(CompareCliTest, AnOutputThatIsAnInputIsRefused) {
   TempDir dir;

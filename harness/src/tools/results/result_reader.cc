@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <set>
 #include <utility>
@@ -173,6 +174,13 @@ void RecordFile(const std::string& path, InputFormat format, std::string gbench_
 }
 
 // The rest of `source`, whole.
+Status BinaryFile(size_t nul_offset) {
+  return Status::Error("binary file (NUL byte at offset " + std::to_string(nul_offset) +
+                       "), expected Google Benchmark JSON or Go benchmark text");
+}
+
+// Reads to the end; stops at the first NUL byte, which no result file has
+// (and /dev/zero has nothing else, endlessly).
 StatusOr<std::string> ReadAll(const json::ByteSource& source) {
   std::string contents;
   char buffer[1 << 16];
@@ -180,6 +188,11 @@ StatusOr<std::string> ReadAll(const json::ByteSource& source) {
     StatusOr<size_t> n = source(buffer, sizeof buffer);
     if (!n.ok()) return n.status();
     if (*n == 0) return contents;
+    if (const void* nul = std::memchr(buffer, '\0', *n); nul != nullptr) {
+      const size_t offset =
+          contents.size() + static_cast<size_t>(static_cast<const char*>(nul) - buffer);
+      return BinaryFile(offset);
+    }
     contents.append(buffer, *n);
   }
 }
@@ -195,9 +208,7 @@ Status AddGbenchFile(const std::string& path, json::ByteSource source, ResultSet
   {
     StatusOr<json::Value> doc = json::ReadDocument(tokens);
     if (!doc.ok() && tokens.failure() == json::Failure::kNulByte) {
-      return Status::Error(path + ": binary file (NUL byte at offset " +
-                           std::to_string(tokens.error_offset()) +
-                           "), expected Google Benchmark JSON or Go benchmark text");
+      return BinaryFile(tokens.error_offset()).WithContext(path);
     }
     results = doc.ok() ? GbenchResultsFromDocument(*doc) : StatusOr<GbenchResults>(doc.status());
   }
@@ -253,8 +264,7 @@ std::string_view FormatName(InputFormat format) {
 
 Status AddResultText(const std::string& path, std::string_view contents, ResultSet& set) {
   if (const size_t nul = contents.find('\0'); nul != std::string_view::npos) {
-    return Status::Error(path + ": binary file (NUL byte at offset " + std::to_string(nul) +
-                         "), expected Google Benchmark JSON or Go benchmark text");
+    return BinaryFile(nul).WithContext(path);
   }
   const size_t first = contents.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) return Status::Error(path + ": empty file");

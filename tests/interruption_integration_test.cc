@@ -114,6 +114,35 @@ TEST(InterruptionTest, TheNextRunRemovesWhatAKilledRunLeft) {
   EXPECT_EQ(ListDirectory(dir.path()), std::vector<std::string>{"out.json"});
 }
 
+// Short of file descriptors, the library exits from inside the run (it
+// cannot open --benchmark_out, or read /sys): whatever the limit, the run
+// either writes every output or none, with no temporary left and exit 4.
+TEST(InterruptionTest, OutOfFileDescriptorsEveryOutputOrNone) {
+  int refused = 0;
+  for (int limit = 4; limit <= 16; ++limit) {
+    SCOPED_TRACE(limit);
+    TempDir dir;
+    const ProcessResult run =
+        RunProcess({"/bin/sh", "-c", "ulimit -n " + std::to_string(limit) + "; exec \"$@\"", "sh",
+                    BENCH_PATH, "--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.001",
+                    "--benchmark_out=" + dir.File("out.json"),
+                    "--cpuprofile=" + dir.File("cpu.pprof"), "--trace=" + dir.File("trace.json")});
+    const std::vector<std::string> files = Sorted(ListDirectory(dir.path()));
+    if (run.exit_code == 0) {
+      EXPECT_EQ(files, (std::vector<std::string>{"cpu.pprof", "out.json", "trace.json"}));
+      continue;
+    }
+    ++refused;
+    // 4: the library gave up mid-run; 2: an output could not be created.
+    EXPECT_TRUE(run.exit_code == 4 || run.exit_code == 2) << run.exit_code << run.stderr_text;
+    EXPECT_TRUE(files.empty()) << files.front();
+    const size_t ours = run.stderr_text.rfind("bench: ");
+    ASSERT_NE(ours, std::string::npos) << run.stderr_text;
+    EXPECT_EQ(run.stderr_text.find('\n', ours), run.stderr_text.size() - 1) << run.stderr_text;
+  }
+  EXPECT_GT(refused, 0) << "no limit was low enough to fail";
+}
+
 TEST(InterruptionTest, AReaderOfStdoutThatLeavesDoesNotCostTheResultFile) {
   TempDir dir;
   const ProcessResult piped =

@@ -4,7 +4,9 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <system_error>
@@ -58,7 +60,32 @@ const char* SignalName(int signal_number) {
   _exit(128 + signal_number);
 }
 
+// LibraryExitGuard's state: set while a guard lives (main thread only;
+// read by the atexit handler, which runs on the thread that calls exit()).
+std::atomic<bool> g_guarding{false};
+std::string* g_guard_program = nullptr;
+int g_guard_exit_code = 1;
+
+void OnExit() {
+  if (!g_guarding.load()) return;
+  RemoveAllTemporaries();
+  std::fprintf(stderr, "%s: Google Benchmark ended the run (see above); no output file written\n",
+               g_guard_program->c_str());
+  std::fflush(stderr);
+  _exit(g_guard_exit_code);
+}
+
 }  // namespace
+
+LibraryExitGuard::LibraryExitGuard(const std::string& program, int exit_code) {
+  static const bool registered = std::atexit(OnExit) == 0;
+  (void)registered;
+  g_guard_program = new std::string(program);  // read by OnExit at any time: never freed
+  g_guard_exit_code = exit_code;
+  g_guarding.store(true);
+}
+
+LibraryExitGuard::~LibraryExitGuard() { g_guarding.store(false); }
 
 Status WatchForInterruption(const std::string& program) {
   const sigset_t signals = InterruptingSignals();

@@ -254,6 +254,7 @@ int Run(const std::string& program, const Request& request) {
   if (Status watching = session::WatchForInterruption(program); !watching.ok()) {
     return Fail(program, watching.message(), kExitHarnessFailure);
   }
+  const session::LibraryExitGuard library_exit(program, kExitHarnessFailure);
   StatusOr<Outputs> outputs = OpenOutputs(request);
   if (!outputs.ok()) return Fail(program, outputs.status().message(), kExitUsage);
   if (outputs->results) benchmark::FLAGS_benchmark_out = outputs->results->temp_path();

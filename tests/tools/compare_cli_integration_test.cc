@@ -301,6 +301,20 @@ TEST(CompareCliTest, BinaryInputStopsAtItsFirstNulByte) {
                  "binary file (NUL byte at offset 70000)");
 }
 
+// A --regressions-file that cannot be written is reported, but does not
+// hide the regression's exit code, nor pass for success.
+TEST(CompareCliTest, AFailedRegressionsFileKeepsTheVerdict) {
+  const ProcessResult regressed =
+      Benchprof({"compare", "--regressions-file=/dev/full", kBase, kHead});
+  EXPECT_EQ(regressed.exit_code, 1);
+  EXPECT_EQ(regressed.stderr_text,
+            "benchprof compare: --regressions-file: /dev/full: write failed (No space left on "
+            "device)\n");
+  EXPECT_NE(regressed.stdout_text.find("BM_AlgorithmOne"), std::string::npos);
+  const ProcessResult same = Benchprof({"compare", "--regressions-file=/dev/full", kBase, kBase});
+  EXPECT_EQ(same.exit_code, 3) << same.stderr_text;
+}
+
 // An output that is one of the inputs would overwrite it.
 TEST(CompareCliTest, AnOutputThatIsAnInputIsRefused) {
   TempDir dir;

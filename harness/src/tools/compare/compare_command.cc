@@ -1,5 +1,7 @@
 #include "tools/compare/compare_command.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -129,10 +131,14 @@ int Fail(std::string& err, const std::string& message) {
 
 Status WriteLines(AtomicFile& file, const std::vector<std::string>& lines) {
   {
+    errno = 0;
     std::ofstream stream(file.temp_path(), std::ios::binary | std::ios::trunc);
     for (const std::string& line : lines) stream << line << '\n';
     stream.flush();
-    if (!stream) return Status::Error(file.path() + ": write failed");
+    if (!stream) {
+      return Status::Error(file.path() + ": write failed" +
+                           (errno != 0 ? std::string(" (") + std::strerror(errno) + ")" : ""));
+    }
   }
   return file.Commit();
 }
@@ -227,12 +233,15 @@ int RunCompareCommand(const std::vector<std::string>& args, std::string& out, st
   }
 
   const Comparison comparison = Compare(*base, *head, settings.options);
+  out += RenderComparison(comparison, settings.format);
   if (regressions) {
     if (Status s = WriteLines(*regressions, RegressionLines(comparison)); !s.ok()) {
-      return Fail(err, "--regressions-file: " + s.message());
+      // A failed write must hide no regression, nor pass for success.
+      const int bad_output = Fail(err, "--regressions-file: " + s.message());
+      return comparison.verdict == Verdict::kNoRegression ? bad_output
+                                                           : static_cast<int>(comparison.verdict);
     }
   }
-  out += RenderComparison(comparison, settings.format);
   return static_cast<int>(comparison.verdict);
 }
 

@@ -301,6 +301,21 @@ TEST(CompareCliTest, BinaryInputStopsAtItsFirstNulByte) {
                  "binary file (NUL byte at offset 70000)");
 }
 
+// A threshold for a metric the files do not have would change nothing
+// silently; time, allocs/op and the default rules raise no warning.
+TEST(CompareCliTest, AThresholdForNoMetricIsAWarning) {
+  const ProcessResult typo = Benchprof({"compare", "--threshold=nosuch:5%,time:10%", kBase, kHead});
+  EXPECT_EQ(typo.exit_code, 1) << typo.stderr_text;
+  EXPECT_NE(typo.stdout_text.find("--threshold names metric \"nosuch\", which no compared "
+                                  "benchmark has; the rule changes nothing"),
+            std::string::npos)
+      << typo.stdout_text;
+  EXPECT_EQ(typo.stdout_text.find("metric \"time\""), std::string::npos) << typo.stdout_text;
+  const ProcessResult fine = Benchprof({"compare", "--threshold=allocs/op:1", kBase, kHead});
+  EXPECT_EQ(fine.stdout_text.find("--threshold names metric"), std::string::npos)
+      << fine.stdout_text;
+}
+
 // A --regressions-file that cannot be written is reported, but does not
 // hide the regression's exit code, nor pass for success.
 TEST(CompareCliTest, AFailedRegressionsFileKeepsTheVerdict) {

@@ -237,6 +237,19 @@ void WarnAboutSampleSizes(const CompareOptions& options, Comparison& c) {
   }
 }
 
+// A --threshold for a metric no compared row has changes nothing: say so.
+void WarnAboutUnmatchedThresholds(const ThresholdPolicy& thresholds, Comparison& c) {
+  for (const std::string& metric : thresholds.AddedMetrics()) {
+    const bool matched = std::any_of(c.rows.begin(), c.rows.end(), [&](const Row& row) {
+      return row.metric == metric || (metric == "time" && row.is_time_metric);
+    });
+    if (!matched) {
+      c.warnings.push_back("--threshold names metric \"" + metric +
+                           "\", which no compared benchmark has; the rule changes nothing");
+    }
+  }
+}
+
 // One warning per (metric, side) of `one_sided`.
 void WarnAboutOneSidedMetrics(const OneSidedMetrics& one_sided,
                               std::vector<std::string>& warnings) {
@@ -337,6 +350,7 @@ Comparison Compare(const ResultSet& base, const ResultSet& head, const CompareOp
 
   WarnAboutSampleSizes(options, c);
   WarnAboutOneSidedMetrics(one_sided, c.warnings);
+  WarnAboutUnmatchedThresholds(options.thresholds, c);
   c.geomeans = GeoMeans(c);
   DecideVerdict(base, options, !common.empty(), c);
   return c;

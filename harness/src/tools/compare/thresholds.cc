@@ -1,5 +1,6 @@
 #include "tools/compare/thresholds.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -28,9 +29,9 @@ std::string Threshold::ToString() const {
 
 ThresholdPolicy ThresholdPolicy::Defaults() {
   ThresholdPolicy policy;
-  policy.rules_.push_back(Rule{std::nullopt, "time", Threshold{true, 0.05}});
-  policy.rules_.push_back(Rule{std::nullopt, "allocs/op", Threshold{false, 0}});
-  policy.rules_.push_back(Rule{std::nullopt, "B/op", Threshold{false, 0}});
+  policy.rules_.push_back(Rule{std::nullopt, "time", Threshold{true, 0.05}, false});
+  policy.rules_.push_back(Rule{std::nullopt, "allocs/op", Threshold{false, 0}, false});
+  policy.rules_.push_back(Rule{std::nullopt, "B/op", Threshold{false, 0}, false});
   return policy;
 }
 
@@ -59,7 +60,7 @@ Status ThresholdPolicy::Add(std::string_view spec) {
     if (colon == std::string_view::npos || colon == 0) {
       return Status::Error("\"" + std::string(item) + "\": expected METRIC:VALUE (e.g. time:5%)");
     }
-    Rule rule{pattern, std::string(item.substr(0, colon)), std::nullopt};
+    Rule rule{pattern, std::string(item.substr(0, colon)), std::nullopt, /*added=*/true};
     const std::string_view value = item.substr(colon + 1);
     if (value != "off") {
       Threshold t;
@@ -87,6 +88,16 @@ std::optional<Threshold> ThresholdPolicy::Find(std::string_view benchmark, std::
     return it->threshold;
   }
   return std::nullopt;
+}
+
+std::vector<std::string> ThresholdPolicy::AddedMetrics() const {
+  std::vector<std::string> metrics;
+  for (const Rule& rule : rules_) {
+    if (rule.added && std::find(metrics.begin(), metrics.end(), rule.metric) == metrics.end()) {
+      metrics.push_back(rule.metric);
+    }
+  }
+  return metrics;
 }
 
 }  // namespace benchprof::compare

@@ -66,11 +66,17 @@ class ThresholdPolicy {
   std::optional<Threshold> Find(std::string_view benchmark, std::string_view metric,
                                 bool is_time_metric) const;
 
+  // The metrics the rules added with Add() name, each once, in order ("time"
+  // for the time metric). A name that no compared metric has is a mistake
+  // the comparison warns of: the rule changes nothing.
+  std::vector<std::string> AddedMetrics() const;
+
  private:
   struct Rule {
     std::optional<NamePattern> pattern;  // nullopt: every benchmark
     std::string metric;
     std::optional<Threshold> threshold;  // nullopt: "off"
+    bool added = false;                  // by Add(), not Defaults()
   };
   std::vector<Rule> rules_;
 };

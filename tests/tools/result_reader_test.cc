@@ -393,6 +393,11 @@ TEST(ResultReaderTest, EveryBadInputIsOneLineNamingTheFile) {
        "\"cpu_time\": 1}]}",
        "f: benchmarks[0] (BM_A): unknown \"run_type\" \"x\" (expected \"iteration\" or "
        "\"aggregate\")"},
+      {"aggregate without run_type",
+       "{\"benchmarks\": [{\"name\": \"BM_A_mean\", \"run_name\": \"BM_A\", "
+       "\"aggregate_name\": \"mean\", \"real_time\": 1, \"cpu_time\": 1}]}",
+       "f: benchmarks[0] (BM_A_mean): \"aggregate_name\" \"mean\" but \"run_type\" is not "
+       "\"aggregate\""},
       {"skipped not a bool",
        "{\"benchmarks\": [{\"name\": \"BM_A\", \"skipped\": \"yes\", \"real_time\": 0, "
        "\"cpu_time\": 0}]}",

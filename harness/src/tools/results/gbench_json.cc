@@ -102,6 +102,11 @@ Status ReadIdentity(const json::Value& value, size_t index, GbenchRow& row, std:
                          "\" (expected \"iteration\" or \"aggregate\")");
   }
   if (s = OptionalString(value, "aggregate_name", where, row.aggregate_name); !s.ok()) return s;
+  // An aggregate taken for a repetition would join the samples (n = 9 + 5).
+  if (!row.aggregate_name.empty() && !row.aggregate) {
+    return Status::Error(where + ": \"aggregate_name\" \"" + row.aggregate_name +
+                         "\" but \"run_type\" is not \"aggregate\"");
+  }
 
   if (const json::Value* e = value.Find("error_occurred"); e != nullptr) {
     if (!e->is_bool()) return WrongKind(where, "error_occurred", *e, "true or false");

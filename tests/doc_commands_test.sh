@@ -45,6 +45,7 @@ not_run_reason() {
   case "$1" in
     "ci/test"*) echo "the CI job itself: .ci/run runs it" ;;
     "ci/sanitize"*) echo "three sanitizer builds of the whole tree: run by hand" ;;
+    "ci/google-benchmark"*) echo "fetches and builds Google Benchmark: ci/test runs it" ;;
     "ci/perf-gate"*) echo "needs two commits: tests/tools/perf_gate_integration_test.sh runs it" ;;
     "ci/overhead"*) echo "builds release binaries: tests/overhead_integration_test.sh runs it" ;;
     "export PATH="*) echo "the check puts the programs on PATH itself" ;;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "benchprof_benchmark_version.h"
+#include "collect/cpu_sampler.h"
 #include "common/json_value.h"
 #include "support/subprocess.h"
 
@@ -273,8 +274,8 @@ TEST(CliTest, DevicesFifosAndLinksAreWrittenThrough) {
     extra.insert(extra.begin(), run.begin(), run.end());
     return Bench(extra);
   };
-  std::vector<std::string> to_null_args = {"--benchmark_out=/dev/null", "--cpuprofile=/dev/null",
-                                           "--trace=/dev/null"};
+  std::vector<std::string> to_null_args = {"--benchmark_out=/dev/null", "--trace=/dev/null"};
+  if (collect::kCpuSamplerSupported) to_null_args.push_back("--cpuprofile=/dev/null");
   if (ALLOC_HOOKS_ENABLED) to_null_args.push_back("--memprofile=/dev/null");
   const ProcessResult to_null = with(to_null_args);
   EXPECT_EQ(to_null.exit_code, 0) << to_null.stderr_text;

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "collect/cpu_sampler.h"
 #include "common/json_value.h"
 #include "support/subprocess.h"
 
@@ -70,17 +71,28 @@ std::vector<std::string> Sorted(std::vector<std::string> names) {
   return names;
 }
 
+// The outputs every build can write into `dir` (ThreadSanitizer builds have
+// no CPU profiler), and the names of the files they make.
+std::vector<std::string> Outputs(const TempDir& dir) {
+  std::vector<std::string> flags = {"--benchmark_out=" + dir.File("out.json"),
+                                    "--trace=" + dir.File("trace.json")};
+  if (collect::kCpuSamplerSupported) flags.push_back("--cpuprofile=" + dir.File("cpu.pprof"));
+  return flags;
+}
+std::vector<std::string> OutputFiles() {
+  if (!collect::kCpuSamplerSupported) return {"out.json", "trace.json"};
+  return {"cpu.pprof", "out.json", "trace.json"};
+}
+
 TEST(InterruptionTest, ASignalEndsTheRunAndLeavesThePreviousFiles) {
   TempDir dir;
-  const std::vector<std::string> outputs = {"--benchmark_out=" + dir.File("out.json"),
-                                            "--cpuprofile=" + dir.File("cpu.pprof"),
-                                            "--trace=" + dir.File("trace.json")};
+  const std::vector<std::string> outputs = Outputs(dir);
   std::vector<std::string> quick = {"--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.01"};
   quick.insert(quick.end(), outputs.begin(), outputs.end());
   quick.insert(quick.begin(), BENCH_PATH);
   ASSERT_EQ(RunProcess(quick).exit_code, 0);
   const std::string results = ReadFile(dir.File("out.json"));
-  const std::string profile = ReadFile(dir.File("cpu.pprof"));
+  const std::string trace = ReadFile(dir.File("trace.json"));
   // 30 s of benchmarks, interrupted in their timed loops.
   std::vector<std::string> slow = {"--benchmark_filter=Alg", "--benchmark_min_time=15"};
   slow.insert(slow.end(), outputs.begin(), outputs.end());
@@ -91,10 +103,9 @@ TEST(InterruptionTest, ASignalEndsTheRunAndLeavesThePreviousFiles) {
     EXPECT_EQ(run.exit_code, 128 + signal_number);
     EXPECT_EQ(run.stderr_text.substr(run.stderr_text.rfind("bench: ")),
               "bench: interrupted by " + name + "; no output file written, previous ones kept\n");
-    EXPECT_EQ(Sorted(ListDirectory(dir.path())),
-              (std::vector<std::string>{"cpu.pprof", "out.json", "trace.json"}));
+    EXPECT_EQ(Sorted(ListDirectory(dir.path())), OutputFiles());
     EXPECT_EQ(ReadFile(dir.File("out.json")), results);
-    EXPECT_EQ(ReadFile(dir.File("cpu.pprof")), profile);
+    EXPECT_EQ(ReadFile(dir.File("trace.json")), trace);
   }
 }
 
@@ -137,13 +148,13 @@ TEST(InterruptionTest, OutOfFileDescriptorsEveryOutputOrNone) {
   for (int limit = lowest; limit <= lowest + 12; ++limit) {
     SCOPED_TRACE(limit);
     TempDir dir;
-    const ProcessResult run = RunWithFileLimit(
-        limit, {"--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.001",
-                "--benchmark_out=" + dir.File("out.json"), "--cpuprofile=" + dir.File("cpu.pprof"),
-                "--trace=" + dir.File("trace.json")});
+    std::vector<std::string> args = {"--benchmark_filter=AlgorithmTwo",
+                                     "--benchmark_min_time=0.001"};
+    for (const std::string& output : Outputs(dir)) args.push_back(output);
+    const ProcessResult run = RunWithFileLimit(limit, args);
     const std::vector<std::string> files = Sorted(ListDirectory(dir.path()));
     if (run.exit_code == 0) {
-      EXPECT_EQ(files, (std::vector<std::string>{"cpu.pprof", "out.json", "trace.json"}));
+      EXPECT_EQ(files, OutputFiles());
       continue;
     }
     ++refused;

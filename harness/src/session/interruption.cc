@@ -69,7 +69,9 @@ int g_guard_exit_code = 1;
 void OnExit() {
   if (!g_guarding.load()) return;
   RemoveAllTemporaries();
-  std::fprintf(stderr, "%s: Google Benchmark ended the run (see above); no output file written\n",
+  std::fprintf(stderr,
+               "%s: exit() was called during the run (by Google Benchmark or a benchmark; see "
+               "above); no output file written\n",
                g_guard_program->c_str());
   std::fflush(stderr);
   _exit(g_guard_exit_code);

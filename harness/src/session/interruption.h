@@ -30,8 +30,8 @@ namespace benchprof::session {
 // ignores SIGPIPE. `program` names the process in the message.
 Status WatchForInterruption(const std::string& program);
 
-// While one of these lives, a call of exit() is Google Benchmark giving up
-// in the middle of the run (it exits with 1 when it cannot open
+// While one of these lives, a call of exit() is Google Benchmark (or a
+// benchmark) giving up in the middle of the run (it exits with 1 when it cannot open
 // --benchmark_out or read /sys, e.g. out of file descriptors): the
 // temporary files are removed, one line follows the library's, and the
 // exit code becomes `exit_code` (benchprof failed, not a benchmark).

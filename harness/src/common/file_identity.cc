@@ -5,6 +5,8 @@
 #include <optional>
 #include <vector>
 
+#include "common/path_names.h"
+
 namespace benchprof {
 namespace {
 
@@ -24,12 +26,8 @@ std::optional<Identity> Identify(const std::string& path) {
     if (S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode)) return std::nullopt;
     return Identity{info.st_dev, info.st_ino, ""};
   }
-  const size_t slash = path.rfind('/');
-  const std::string directory =
-      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  if (stat(directory.c_str(), &info) != 0) return std::nullopt;
-  return Identity{info.st_dev, info.st_ino, name};
+  if (stat(DirectoryOf(path).c_str(), &info) != 0) return std::nullopt;
+  return Identity{info.st_dev, info.st_ino, BaseNameOf(path)};
 }
 
 std::string Spelled(const NamedPath& named) {

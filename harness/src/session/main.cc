@@ -34,6 +34,7 @@
 #include "collect/alloc_counter.h"
 #include "common/atomic_file.h"
 #include "common/file_identity.h"
+#include "common/path_names.h"
 #include "profiles/profile_registry.h"
 #include "session/harness_reporter.h"
 #include "session/interruption.h"
@@ -53,9 +54,7 @@ namespace {
 using profiles::Profile;
 
 std::string ProgramName(const char* argv0) {
-  const std::string path = argv0 != nullptr ? argv0 : "bench";
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
+  return BaseNameOf(argv0 != nullptr ? argv0 : "bench");
 }
 
 int Fail(const std::string& program, const std::string& message, int exit_code) {

@@ -24,11 +24,8 @@ __thread bool t_capturing __attribute__((tls_model("initial-exec"))) = false;
 __thread bool t_cache_ready __attribute__((tls_model("initial-exec"))) = false;
 __thread uint32_t t_walks __attribute__((tls_model("initial-exec"))) = 0;
 
-// The walk from the calling frame, with no per-thread state.
-[[gnu::noinline]] int WalkFromHere(uintptr_t* frames, int max_frames) {
-  unw_context_t context;
-  unw_cursor_t cursor;
-  if (unw_getcontext(&context) != 0 || unw_init_local(&cursor, &context) != 0) return 0;
+// The return addresses from `cursor` outwards, at most `max_frames`.
+int WalkCursor(unw_cursor_t& cursor, uintptr_t* frames, int max_frames) {
   int count = 0;
   do {
     unw_word_t ip = 0;
@@ -36,6 +33,14 @@ __thread uint32_t t_walks __attribute__((tls_model("initial-exec"))) = 0;
     frames[count++] = static_cast<uintptr_t>(ip);
   } while (count < max_frames && unw_step(&cursor) > 0);
   return count;
+}
+
+// The walk from the calling frame, with no per-thread state.
+[[gnu::noinline]] int WalkFromHere(uintptr_t* frames, int max_frames) {
+  unw_context_t context;
+  unw_cursor_t cursor;
+  if (unw_getcontext(&context) != 0 || unw_init_local(&cursor, &context) != 0) return 0;
+  return WalkCursor(cursor, frames, max_frames);
 }
 
 // The slow walk: libunwind's cursor API keeps no per-thread state. It starts
@@ -47,13 +52,7 @@ int WalkFromSignalFrame(void* signal_context, uintptr_t* frames, int max_frames)
                       UNW_INIT_SIGNAL_FRAME) != 0) {
     return 0;
   }
-  int count = 0;
-  do {
-    unw_word_t ip = 0;
-    if (unw_get_reg(&cursor, UNW_REG_IP, &ip) != 0 || ip == 0) break;
-    frames[count++] = static_cast<uintptr_t>(ip);
-  } while (count < max_frames && unw_step(&cursor) > 0);
-  return count;
+  return WalkCursor(cursor, frames, max_frames);
 }
 
 }  // namespace

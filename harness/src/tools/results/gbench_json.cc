@@ -215,10 +215,8 @@ Status ReadContext(const json::Value& context, GbenchResults& results) {
       !s.ok()) {
     return s;
   }
-  // Only checked here; GbenchVersion reads it from the members.
-  std::string google_benchmark_version;
-  if (Status s =
-          OptionalString(context, "google_benchmark_version", where, google_benchmark_version);
+  if (Status s = OptionalString(context, "google_benchmark_version", where,
+                                results.google_benchmark_version);
       !s.ok()) {
     return s;
   }
@@ -346,11 +344,8 @@ std::string GbenchVersion(const GbenchResults& results) {
   if (version.size() > 1 && version[0] == 'v' && version[1] >= '0' && version[1] <= '9') {
     version.remove_prefix(1);
   }
-  if (!version.empty()) return std::string(version);
-  for (const auto& [key, value] : results.context) {
-    if (key == "google_benchmark_version" && value.is_string()) version = value.as_string();
-  }
-  return std::string(version);
+  return std::string(version.empty() ? std::string_view(results.google_benchmark_version)
+                                     : version);
 }
 
 StatusOr<GbenchResults> GbenchResultsFromDocument(const json::Value& doc) {

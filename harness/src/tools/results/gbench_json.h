@@ -76,6 +76,9 @@ struct GbenchResults {
   json::Value::Members context;
   // Context "library_version" as written ("v1.9.1"); "" if absent (1.7.1).
   std::string library_version;
+  // Context "google_benchmark_version", which benchprof's binaries write on
+  // every version ("1.7.1"); "" if absent.
+  std::string google_benchmark_version;
   // Context "json_schema_version"; 0 if absent (1.7.1).
   int64_t json_schema_version = 0;
   std::vector<GbenchRow> rows;

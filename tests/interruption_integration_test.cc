@@ -37,10 +37,20 @@ struct Interrupted {
   std::string stderr_text;
 };
 
-// Starts bench with `args`, stderr to a file, sends `signal_number`
-// after `delay`, and waits for it.
+// Whether bench has created its temporary output files in `directory`:
+// then its signal watcher is running.
+bool HasTemporaries(const std::string& directory) {
+  for (const std::string& name : ListDirectory(directory)) {
+    if (name.starts_with('.') && name.find(".tmp-") != std::string::npos) return true;
+  }
+  return false;
+}
+
+// Starts bench with `args`, stderr to a file; once its temporary outputs
+// exist in `outputs` (however slowly a loaded machine starts it), sends
+// `signal_number` after `delay` more, and waits for it.
 Interrupted RunAndSignal(std::vector<std::string> args, int signal_number,
-                         std::chrono::milliseconds delay) {
+                         std::chrono::milliseconds delay, const std::string& outputs) {
   args.insert(args.begin(), BENCH_PATH);
   std::vector<char*> argv;
   for (std::string& arg : args) argv.push_back(arg.data());
@@ -56,6 +66,10 @@ Interrupted RunAndSignal(std::vector<std::string> args, int signal_number,
   Interrupted result;
   if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0) return result;
   posix_spawn_file_actions_destroy(&actions);
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!HasTemporaries(outputs) && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
   std::this_thread::sleep_for(delay);
   kill(pid, signal_number);
   int status = 0;
@@ -99,7 +113,8 @@ TEST(InterruptionTest, ASignalEndsTheRunAndLeavesThePreviousFiles) {
   for (const auto& [signal_number, name] : std::vector<std::pair<int, std::string>>{
            {SIGINT, "SIGINT"}, {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}}) {
     SCOPED_TRACE(name);
-    const Interrupted run = RunAndSignal(slow, signal_number, std::chrono::milliseconds(700));
+    const Interrupted run =
+        RunAndSignal(slow, signal_number, std::chrono::milliseconds(700), dir.path());
     EXPECT_EQ(run.exit_code, 128 + signal_number);
     EXPECT_EQ(run.stderr_text.substr(run.stderr_text.rfind("bench: ")),
               "bench: interrupted by " + name + "; no output file written, previous ones kept\n");
@@ -114,7 +129,7 @@ TEST(InterruptionTest, TheNextRunRemovesWhatAKilledRunLeft) {
   const std::string out = "--benchmark_out=" + dir.File("out.json");
   const Interrupted killed =
       RunAndSignal({"--benchmark_filter=Alg", "--benchmark_min_time=15", out}, SIGKILL,
-                   std::chrono::milliseconds(500));
+                   std::chrono::milliseconds(500), dir.path());
   EXPECT_EQ(killed.term_signal, SIGKILL);
   const std::vector<std::string> left = ListDirectory(dir.path());
   ASSERT_EQ(left.size(), 1u);

@@ -30,11 +30,13 @@ TEST_F(FileIdentityTest, TwoSpellingsOfOneFileAreCaught) {
   std::ofstream(Path("exists")) << "x";
   std::filesystem::create_symlink("exists", dir_ / "link");
   std::filesystem::create_hard_link(dir_ / "exists", dir_ / "hard");
+  std::filesystem::create_symlink("made", dir_ / "dangling");
   const std::vector<std::pair<std::string, std::string>> same = {
       {Path("exists"), Path("sub/../exists")},
       {Path("exists"), Path("link")},
       {Path("exists"), Path("hard")},
       {Path("new"), Path("sub/../new")},  // neither exists yet
+      {Path("made"), Path("dangling")},   // a link to a file not made yet
   };
   for (const auto& [a, b] : same) {
     const std::vector<NamedPath> paths = {{"--cpuprofile", a}, {"input", b}};

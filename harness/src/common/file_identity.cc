@@ -26,8 +26,11 @@ std::optional<Identity> Identify(const std::string& path) {
     if (S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode)) return std::nullopt;
     return Identity{info.st_dev, info.st_ino, ""};
   }
-  if (stat(DirectoryOf(path).c_str(), &info) != 0) return std::nullopt;
-  return Identity{info.st_dev, info.st_ino, BaseNameOf(path)};
+  // Not there yet: where it will be made, a dangling link followed (as
+  // AtomicFile follows it).
+  const StatusOr<std::string> target = FollowLinks(path);
+  if (!target.ok() || stat(DirectoryOf(*target).c_str(), &info) != 0) return std::nullopt;
+  return Identity{info.st_dev, info.st_ino, BaseNameOf(*target)};
 }
 
 std::string Spelled(const NamedPath& named) {

@@ -318,6 +318,29 @@ TEST(CliTest, DevicesFifosAndLinksAreWrittenThrough) {
   EXPECT_EQ(names, (std::vector<std::string>{"fifo.json", "link.json", "target.json"}));
 }
 
+// One output that cannot be written costs only itself: the others are
+// still written, the failure is one line, the exit code 4.
+TEST(CliTest, AFailedOutputDoesNotCostTheOthers) {
+  TempDir dir;
+  std::vector<std::string> args = {"--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.001",
+                                   "--trace=/dev/full", "--benchmark_out=" + dir.File("out.json")};
+  std::vector<std::string> expected = {"out.json"};
+  if (collect::kCpuSamplerSupported) {
+    args.push_back("--cpuprofile=" + dir.File("cpu.pprof"));
+    expected.insert(expected.begin(), "cpu.pprof");
+  }
+  const ProcessResult result = Bench(args);
+  EXPECT_EQ(result.exit_code, 4) << result.stderr_text;
+  EXPECT_NE(result.stderr_text.find("bench: --trace=/dev/full: /dev/full: cannot write the trace"),
+            std::string::npos)
+      << result.stderr_text;
+  std::vector<std::string> files = ListDirectory(dir.path());
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files, expected);
+  StatusOr<json::Value> doc = json::Parse(ReadFile(dir.File("out.json")));
+  ASSERT_TRUE(doc.ok()) << doc.status().message();
+}
+
 TEST(CliTest, OneFileForTwoOutputsIsRefused) {
   TempDir dir;
   const std::string x = dir.File("x");

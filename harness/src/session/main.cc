@@ -204,11 +204,19 @@ Status StartProfiles(const Request& request, Outputs& outputs, const std::string
   return Status();
 }
 
-Status FinishProfiles(const Request& request, const aggregate::RunLabels& labels) {
+// Finishes every requested kind, also after one failed: each failure is
+// one line on stderr, and the other kinds' files are still written. False
+// if any failed.
+bool FinishProfiles(const std::string& program, const Request& request,
+                    const aggregate::RunLabels& labels) {
+  bool all_written = true;
   for (Profile* kind : request.kinds) {
-    if (Status written = kind->Finish(labels); !written.ok()) return written;
+    if (Status written = kind->Finish(labels); !written.ok()) {
+      Fail(program, written.message(), kExitHarnessFailure);
+      all_written = false;
+    }
   }
-  return Status();
+  return all_written;
 }
 
 struct BenchmarkRun {
@@ -293,11 +301,7 @@ int Run(const std::string& program, const Request& request) {
   const BenchmarkRun run = RunBenchmarks(auditor, outputs->results);
   // The library has said which filter matched nothing.
   if (run.matched == 0) return kExitNoBenchmarkMatched;
-  if (profiling) {
-    if (Status written = FinishProfiles(request, run_labels); !written.ok()) {
-      return Fail(program, written.message(), kExitHarnessFailure);
-    }
-  }
+  const bool profiles_written = !profiling || FinishProfiles(program, request, run_labels);
   if (const uint64_t lost = collect::UncountedAllocations(); lost > 0 && request.options.benchmem) {
     std::fprintf(stderr,
                  "%s: warning: %llu allocations could not be counted (no memory for counter "
@@ -317,6 +321,7 @@ int Run(const std::string& program, const Request& request) {
       return Fail(program, "--benchmark_out: " + written.message(), kExitHarnessFailure);
     }
   }
+  if (!profiles_written) return kExitHarnessFailure;
   return auditor.any_error() ? kExitBenchmarkError : kExitOk;
 }
 

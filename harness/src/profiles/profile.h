@@ -6,9 +6,12 @@
 // order:
 //
 //   DeclareFlags(flags)            every kind, before the command line is parsed
-//   output_path()                  non-empty: the kind was requested
+//   requested()                    the kind's flag was given (output_path() non-empty)
 //   traits()                       what it needs, when it starts, its thread hooks
-//   Start(output, session)         before the first benchmark
+//   RunElsewhere(argv, session)    a kind that measures from under another program
+//                                  (Valgrind) runs the whole command there instead
+//   Start(output, session)         before the first benchmark (StartWithoutFile for a
+//                                  kind that writes no file)
 //   OnLoop*(state, ...)            on benchmark threads, as timed loops run
 //   OnReportedRun(segment, label)  as runs are reported (main thread)
 //   Finish(labels)                 after the last benchmark: write the file
@@ -29,6 +32,7 @@
 #define BENCHPROF_PROFILES_PROFILE_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -66,6 +70,12 @@ struct ProfileTraits {
   StartStage stage = StartStage::kSampler;
   // Its hooks for threads started while it runs; null for none.
   const collect::ThreadListener* thread_listener = nullptr;
+  // It writes one file, named by its output flag. A kind that does not
+  // (instructions: a counter) is requested by a switch and starts with
+  // StartWithoutFile().
+  bool writes_file = true;
+  // It cannot run with any other kind (the session refuses the pair).
+  bool runs_alone = false;
   // Another kind (its output flag) whose figures this one disturbs when
   // both run, and how; the session warns. Empty: none.
   std::string_view disturbs;
@@ -93,9 +103,27 @@ class Profile {
   // requested.
   virtual const std::string& output_path() const = 0;
 
+  // Whether the kind's flag was given.
+  virtual bool requested() const { return !output_path().empty(); }
+
+  // Called once the command line is valid, before any output is opened. A
+  // kind that must run the benchmarks inside another program (bench under
+  // Valgrind) runs this program's command line (`argc`, `argv`, as main()
+  // got them) there and returns the exit code to end with; nullopt (the
+  // default, and the answer inside that program) means: run here.
+  virtual std::optional<int> RunElsewhere(int /*argc*/, char** /*argv*/,
+                                          const SessionInfo& /*session*/) {
+    return std::nullopt;
+  }
+
   // Starts collecting. `output` is the opened output file; it receives the
   // profile when Finish() succeeds. The error names the flag.
   virtual Status Start(AtomicFile output, const SessionInfo& session) = 0;
+
+  // Starts a kind that writes no file (traits().writes_file false).
+  virtual Status StartWithoutFile(const SessionInfo& /*session*/) {
+    return Status::Error("this profile kind needs an output file");
+  }
 
   // A benchmark thread's timed loop is about to start (before the library's
   // start barrier). `segment` is the run's new profile segment on thread 0,

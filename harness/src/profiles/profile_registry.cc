@@ -5,6 +5,7 @@
 #include "profiles/contention_profiles.h"
 #include "profiles/cpu_profile.h"
 #include "profiles/heap_profile.h"
+#include "profiles/instructions_profile.h"
 #include "profiles/trace_profile.h"
 
 namespace benchprof::profiles {
@@ -14,7 +15,8 @@ using ProfileFactory = std::unique_ptr<Profile> (*)();
 
 // Every profile kind. Add a kind here.
 constexpr ProfileFactory kProfileKinds[] = {
-    &MakeCpuProfile, &MakeHeapProfile, &MakeTraceProfile, &MakeBlockProfile, &MakeMutexProfile,
+    &MakeCpuProfile,   &MakeHeapProfile,  &MakeTraceProfile,
+    &MakeBlockProfile, &MakeMutexProfile, &MakeInstructionsProfile,
 };
 
 }  // namespace

@@ -141,6 +141,21 @@ Status SelfTest(const Request& request) {
   return Status();
 }
 
+// A kind that must run alone (traits().runs_alone) refuses the others.
+Status CheckRunsAlone(const Request& request) {
+  for (const Profile* kind : request.kinds) {
+    if (!kind->traits().runs_alone) continue;
+    for (const Profile* other : request.kinds) {
+      if (other == kind) continue;
+      return Status::Error(
+          "--" + std::string(kind->traits().output_flag) + " cannot be combined with --" +
+          std::string(other->traits().output_flag) + ": " + std::string(kind->traits().name) +
+          " run alone (under Valgrind); use two runs");
+    }
+  }
+  return Status();
+}
+
 // One warning per pair of requested kinds where one disturbs the other.
 void WarnOfDisturbances(const std::string& program, const Request& request) {
   for (const Profile* kind : request.kinds) {
@@ -159,7 +174,7 @@ void WarnOfDisturbances(const std::string& program, const Request& request) {
 // requested kind's, in the kinds' order. An unwritable path is a usage error.
 struct Outputs {
   std::optional<AtomicFile> results;
-  std::vector<AtomicFile> kinds;
+  std::vector<std::optional<AtomicFile>> kinds;  // none for a kind that writes no file
 };
 
 StatusOr<Outputs> OpenOutputs(const Request& request) {
@@ -168,6 +183,7 @@ StatusOr<Outputs> OpenOutputs(const Request& request) {
     named.push_back({"--benchmark_out", benchmark::FLAGS_benchmark_out});
   }
   for (const Profile* kind : request.kinds) {
+    if (!kind->traits().writes_file) continue;
     named.push_back({"--" + std::string(kind->traits().output_flag), kind->output_path()});
   }
   if (Status distinct = CheckDistinctFiles(named); !distinct.ok()) return distinct;
@@ -179,10 +195,14 @@ StatusOr<Outputs> OpenOutputs(const Request& request) {
   if (!results.ok()) return results.status();
   outputs.results = std::move(results).value();
   for (const Profile* kind : request.kinds) {
+    if (!kind->traits().writes_file) {
+      outputs.kinds.emplace_back();
+      continue;
+    }
     StatusOr<std::optional<AtomicFile>> file =
         OpenOutput("--" + std::string(kind->traits().output_flag), kind->output_path());
     if (!file.ok()) return file.status();
-    outputs.kinds.push_back(std::move(**file));
+    outputs.kinds.push_back(std::move(*file));
   }
   return outputs;
 }
@@ -196,8 +216,10 @@ Status StartProfiles(const Request& request, Outputs& outputs, const std::string
     }
   }
   for (size_t i = 0; i < request.kinds.size(); ++i) {
-    if (Status started = request.kinds[i]->Start(std::move(outputs.kinds[i]), {program});
-        !started.ok()) {
+    Status started = outputs.kinds[i]
+                         ? request.kinds[i]->Start(std::move(*outputs.kinds[i]), {program})
+                         : request.kinds[i]->StartWithoutFile({program});
+    if (!started.ok()) {
       return started;
     }
   }
@@ -383,9 +405,17 @@ int Main(int argc, char** argv) {
   }
   std::vector<Profile*> requested;
   for (const auto& kind : kinds) {
-    if (!kind->output_path().empty()) requested.push_back(kind.get());
+    if (kind->requested()) requested.push_back(kind.get());
   }
   request.kinds = profiles::InStartOrder(std::move(requested));
+  if (Status alone = CheckRunsAlone(request); !alone.ok()) {
+    return Fail(program, alone.message(), kExitUsage);
+  }
+  if (!benchmark::FLAGS_benchmark_list_tests) {
+    for (Profile* kind : request.kinds) {
+      if (std::optional<int> code = kind->RunElsewhere(argc, argv, {program})) return *code;
+    }
+  }
   return Run(program, request);
 }
 

@@ -189,7 +189,11 @@ TEST_F(HarnessFlagsTest, EveryKindIsRequestedByItsOutputFlagInEitherSpelling) {
 
 TEST_F(HarnessFlagsTest, EveryKindDeclaresItsOutputFlagAndDistinctFlags) {
   for (const auto& kind : kinds_) {
-    EXPECT_TRUE(flags_.TakesValue(kind->traits().output_flag)) << kind->traits().name;
+    // A kind that writes no file is requested by a switch.
+    EXPECT_EQ(flags_.TakesValue(kind->traits().output_flag), kind->traits().writes_file)
+        << kind->traits().name;
+    EXPECT_TRUE(flags_.Has(kind->traits().output_flag)) << kind->traits().name;
+    EXPECT_FALSE(kind->requested()) << kind->traits().name;
   }
   // A name declared twice would leave one of the flags unreachable.
   const std::string usage = flags_.Usage();

@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <valgrind/callgrind.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -17,10 +16,21 @@
 #include <string>
 
 #include "profiles/callgrind_dump.h"
+#include "profiles/callgrind_requests.h"
 #include "profiles/valgrind_launch.h"
 
 namespace benchprof::profiles {
 namespace {
+
+void Collect(bool on);
+
+// A thread's collection switch outlives it: Valgrind gives a new thread the
+// state its slot's previous thread left. Every thread that turned its own
+// off (benchmark threads) turns it back on as it ends, so each new thread
+// starts collecting, as --collect-atstart=yes says.
+bool HookEveryThread() { return true; }
+void CollectAgainAtExit() { Collect(true); }
+constexpr collect::ThreadListener kThreadListener{&HookEveryThread, nullptr, &CollectAgainAtExit};
 
 constexpr ProfileTraits kTraits{
     .name = "instruction counts",
@@ -28,7 +38,7 @@ constexpr ProfileTraits kTraits{
     .needs_timed_loops = true,
     .needs_allocation_hooks = false,
     .stage = StartStage::kSampler,
-    .thread_listener = nullptr,
+    .thread_listener = &kThreadListener,
     .writes_file = false,
     // Under Valgrind, times are 20-100x too long and signals come late: a CPU
     // profile, a trace or waiting times would be wrong, not slow.
@@ -37,24 +47,21 @@ constexpr ProfileTraits kTraits{
     .disturbance = "",
 };
 
-// Callgrind's collection is one switch for the whole process. It is on
-// while at least one benchmark thread is in its unpaused timed loop.
-std::mutex g_collect_mutex;
-int g_threads_counting = 0;            // guarded by g_collect_mutex
-thread_local bool t_counting = false;  // this thread is among them
+// Callgrind's collection is a switch per thread, on from each thread's start
+// (--collect-atstart=yes). The main thread turns its own off before the
+// first benchmark; each benchmark thread turns its own on only inside its
+// unpaused timed loop. Every other thread (a pool the benchmark hands work
+// to, a thread it starts in the loop) is always on, and the window from
+// thread 0's reset before the start barrier to its dump after the finish
+// barrier decides what counts. (Valgrind 3.19's instrumentation switch,
+// CALLGRIND_START/STOP_INSTRUMENTATION, would be one switch for all threads,
+// but counts nothing after its first off-on cycle.)
+thread_local bool t_collecting = true;
 
-void BeginCounting() {
-  if (t_counting) return;
-  t_counting = true;
-  std::lock_guard lock(g_collect_mutex);
-  if (g_threads_counting++ == 0) CALLGRIND_TOGGLE_COLLECT;
-}
-
-void EndCounting() {
-  if (!t_counting) return;
-  t_counting = false;
-  std::lock_guard lock(g_collect_mutex);
-  if (--g_threads_counting == 0) CALLGRIND_TOGGLE_COLLECT;
+void Collect(bool on) {
+  if (t_collecting == on) return;
+  t_collecting = on;
+  CALLGRIND_TOGGLE_COLLECT;
 }
 
 Status CheckDirectory(const std::string& dir) {
@@ -145,6 +152,7 @@ class InstructionsProfile final : public Profile {
     }
     dump_dir_ = dir;
     program_ = session.program;
+    Collect(false);  // the main thread counts only as a benchmark's thread 0
     benchmark::AddCustomContext("benchprof_instructions", "callgrind");
     benchmark::AddCustomContext(
         "benchprof_timings",
@@ -157,15 +165,16 @@ class InstructionsProfile final : public Profile {
   }
 
   void OnLoopStarting(benchmark::State& state, uint32_t segment) override {
+    Collect(false);
     if (state.thread_index() != 0) return;
     segment_ = segment;
-    // Before the start barrier: no thread of this run counts yet.
+    // Before the start barrier: no benchmark thread of this run times yet.
     CALLGRIND_ZERO_STATS;
   }
-  void OnLoopStarted(benchmark::State&) override { BeginCounting(); }
-  void OnLoopFinishing(benchmark::State&) override { EndCounting(); }
-  void OnPausing(benchmark::State&) override { EndCounting(); }
-  void OnResumed(benchmark::State&) override { BeginCounting(); }
+  void OnLoopStarted(benchmark::State&) override { Collect(true); }
+  void OnLoopFinishing(benchmark::State&) override { Collect(false); }
+  void OnPausing(benchmark::State&) override { Collect(false); }
+  void OnResumed(benchmark::State&) override { Collect(true); }
 
   void OnLoopFinished(benchmark::State& state) override {
     if (state.thread_index() != 0) {

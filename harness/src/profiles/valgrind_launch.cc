@@ -9,12 +9,13 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <valgrind/valgrind.h>
 
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "profiles/callgrind_requests.h"
 
 extern char** environ;
 
@@ -98,6 +99,11 @@ std::string SelfPath() {
 bool OnValgrind() { return RUNNING_ON_VALGRIND != 0; }
 
 int RunUnderCallgrind(int argc, char** argv, const std::string& program) {
+  if (!kHaveCallgrindHeader) {
+    return Fail(program,
+                "this build has no Valgrind support (<valgrind/callgrind.h> was missing); " +
+                    std::string(kInstallHint) + " and rebuild");
+  }
   const char* chosen = getenv(kValgrindEnv);
   const std::string name = chosen != nullptr && *chosen != '\0' ? chosen : "valgrind";
   const std::string valgrind = FindProgram(name);
@@ -129,8 +135,9 @@ int RunUnderCallgrind(int argc, char** argv, const std::string& program) {
       valgrind,
       "--tool=callgrind",
       "--quiet",
-      // Counting starts and stops in the timed loops (instructions_profile.cc).
-      "--collect-atstart=no",
+      // Every thread collects from its start; the benchmark threads turn
+      // theirs off outside their timed loops (instructions_profile.cc).
+      "--collect-atstart=yes",
       "--callgrind-out-file=" + dir + "/callgrind.out.%p",
       // Each dump names its functions in full: a kept file stands alone.
       "--compress-strings=no",

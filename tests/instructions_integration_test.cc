@@ -1,0 +1,181 @@
+// bench --instructions end to end: benchmarks whose instructions per
+// iteration are known by construction (tests/fixtures/
+// instructions_fixture_bench.cc) run under Valgrind's callgrind, started by
+// bench itself, and must report those figures; paused work is excluded,
+// a helper thread's work included, allocation counts unchanged, and the
+// figures repeat exactly.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "common/json_value.h"
+#include "support/subprocess.h"
+
+namespace benchprof {
+namespace {
+
+using testing::ProcessResult;
+using testing::RunProcess;
+using testing::TempDir;
+
+// The path of program `name` on PATH; empty if there is none.
+std::string Which(const std::string& name) {
+  ProcessResult r = RunProcess({"/bin/sh", "-c", "command -v " + name});
+  if (r.exit_code != 0) return "";
+  while (!r.stdout_text.empty() && r.stdout_text.back() == '\n') r.stdout_text.pop_back();
+  return r.stdout_text;
+}
+
+bool HaveValgrind() { return !Which("valgrind").empty() && !Which("callgrind_annotate").empty(); }
+
+class InstructionsIntegrationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (SANITIZED_BUILD) GTEST_SKIP() << "sanitizer builds do not run under Valgrind";
+    if (!HaveValgrind()) GTEST_SKIP() << "valgrind is not installed (ci/setup-debian installs it)";
+  }
+};
+
+// run_name -> the JSON row of each iteration run.
+std::map<std::string, json::Value> RunRows(const std::vector<std::string>& extra_args,
+                                           std::string* stderr_text = nullptr) {
+  std::vector<std::string> argv = {INSTRUCTIONS_FIXTURE_BENCH_PATH, "--instructions",
+                                   "--benchmark_format=json"};
+  argv.insert(argv.end(), extra_args.begin(), extra_args.end());
+  const ProcessResult result = RunProcess(argv);
+  EXPECT_EQ(result.exit_code, 0) << result.stderr_text;
+  if (stderr_text != nullptr) *stderr_text = result.stderr_text;
+  StatusOr<json::Value> parsed = json::Parse(result.stdout_text);
+  EXPECT_TRUE(parsed.ok()) << result.stdout_text << result.stderr_text;
+  std::map<std::string, json::Value> rows;
+  if (!parsed.ok()) return rows;
+  for (const json::Value& row : parsed->Find("benchmarks")->as_array()) {
+    if (row.Find("run_type")->as_string() != "iteration") continue;
+    rows.emplace(row.Find("run_name")->as_string(), row);
+  }
+  if (parsed.ok()) {
+    const json::Value* timings = parsed->Find("context")->Find("benchprof_timings");
+    EXPECT_NE(timings, nullptr) << "the JSON context must say the times are not comparable";
+  }
+  return rows;
+}
+
+double Number(const json::Value& row, const char* key) {
+  const json::Value* value = row.Find(key);
+  EXPECT_NE(value, nullptr) << "missing " << key;
+  return value != nullptr && value->is_number() ? value->as_number() : -1;
+}
+
+TEST_F(InstructionsIntegrationTest, KnownCountsPausesThreadsAndAllocations) {
+  std::string errors;
+  const auto rows = RunRows({"--benchmem", "--benchmark_min_time=0.02"}, &errors);
+  ASSERT_EQ(rows.size(), 5u) << errors;
+  EXPECT_NE(errors.find("not comparable"), std::string::npos) << errors;
+
+  // 2001 by construction, plus the few instructions of the for-loop.
+  const double known = Number(rows.at("BM_Known2001"), "instructions/op");
+  EXPECT_NEAR(known, 2001, 2001 * 0.005);
+
+  // The 200001 paused instructions would dominate if they counted; what the
+  // pause and resume hooks execute while counting is a few dozen.
+  const double paused = Number(rows.at("BM_PausedExcluded"), "instructions/op");
+  EXPECT_GE(paused, 2001);
+  EXPECT_LT(paused, 2001 * 1.1);
+
+  // The helper's 200001, plus creating and joining a thread.
+  const double helper = Number(rows.at("BM_HelperThread"), "instructions/op");
+  EXPECT_GE(helper, 200001);
+  EXPECT_LT(helper, 200001 * 1.2);
+
+  // Both threads' instructions over both threads' iterations.
+  EXPECT_NEAR(Number(rows.at("BM_TwoThreads/threads:2"), "instructions/op"), 2001, 2001 * 0.01);
+
+  // Valgrind's callgrind leaves the allocator alone: the harness still
+  // counts every allocation.
+  const json::Value& allocates = rows.at("BM_Allocates");
+  EXPECT_EQ(Number(allocates, "allocs/op"), 1);
+  EXPECT_EQ(Number(allocates, "B/op"), 64);
+  EXPECT_EQ(Number(rows.at("BM_Known2001"), "allocs/op"), 0);
+}
+
+TEST_F(InstructionsIntegrationTest, TwoRunsGiveTheSameFigure) {
+  // >= 1000 iterations in the reported run.
+  const std::vector<std::string> args = {"--benchmark_filter=BM_Known2001$",
+                                         "--benchmark_min_time=0.05"};
+  const auto first = RunRows(args);
+  const auto second = RunRows(args);
+  ASSERT_EQ(first.count("BM_Known2001"), 1u);
+  ASSERT_EQ(second.count("BM_Known2001"), 1u);
+  EXPECT_GE(Number(first.at("BM_Known2001"), "iterations"), 1000);
+  EXPECT_GE(Number(second.at("BM_Known2001"), "iterations"), 1000);
+  const double a = Number(first.at("BM_Known2001"), "instructions/op");
+  const double b = Number(second.at("BM_Known2001"), "instructions/op");
+  EXPECT_NEAR(a, b, a * 0.001);
+}
+
+TEST_F(InstructionsIntegrationTest, CallgrindFilesOpenInCallgrindAnnotate) {
+  TempDir dir;
+  const std::string kept = dir.File("kept");
+  RunRows({"--benchmark_filter=BM_Known2001$|BM_TwoThreads", "--benchmark_min_time=0.01",
+           "--benchmark_repetitions=2", "--callgrind_out=" + kept});
+  const std::vector<std::string> files = testing::ListDirectory(kept);
+  std::set<std::string> names(files.begin(), files.end());
+  EXPECT_EQ(names,
+            (std::set<std::string>{"callgrind.out.BM_Known2001", "callgrind.out.BM_Known2001.2",
+                                   "callgrind.out.BM_TwoThreads.threads:2",
+                                   "callgrind.out.BM_TwoThreads.threads:2.2"}));
+  const ProcessResult annotated =
+      RunProcess({Which("callgrind_annotate"), kept + "/callgrind.out.BM_Known2001"});
+  ASSERT_EQ(annotated.exit_code, 0) << annotated.stderr_text;
+  // The benchmark function, whose inline assembly is the loop, is the top
+  // line, with most of the instructions.
+  const std::string& text = annotated.stdout_text;
+  const size_t table = text.find("file:function");
+  ASSERT_NE(table, std::string::npos) << text;
+  const size_t first_row = text.find('\n', text.find("\n---", table) + 1) + 1;
+  const std::string top = text.substr(first_row, text.find('\n', first_row) - first_row);
+  EXPECT_NE(top.find("BM_Known2001"), std::string::npos) << text;
+  EXPECT_EQ(text.find("__libc_start_main"), std::string::npos) << text;
+}
+
+TEST_F(InstructionsIntegrationTest, RefusedCombinationsAndMissingValgrind) {
+  TempDir dir;
+  for (const char* other :
+       {"--cpuprofile=", "--memprofile=", "--trace=", "--blockprofile=", "--mutexprofile="}) {
+    const ProcessResult r = RunProcess(
+        {INSTRUCTIONS_FIXTURE_BENCH_PATH, "--instructions", std::string(other) + dir.File("x")});
+    EXPECT_EQ(r.exit_code, 2) << other << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find("cannot be combined"), std::string::npos) << r.stderr_text;
+    EXPECT_TRUE(r.stdout_text.empty()) << r.stdout_text;
+  }
+  const ProcessResult missing = RunProcess({INSTRUCTIONS_FIXTURE_BENCH_PATH, "--instructions"},
+                                           {"BENCHPROF_VALGRIND=no-such-valgrind"});
+  EXPECT_EQ(missing.exit_code, 4);
+  EXPECT_NE(missing.stderr_text.find("apt-get install valgrind"), std::string::npos)
+      << missing.stderr_text;
+  EXPECT_TRUE(missing.stdout_text.empty()) << missing.stdout_text;
+  const ProcessResult broken = RunProcess({INSTRUCTIONS_FIXTURE_BENCH_PATH, "--instructions"},
+                                          {"BENCHPROF_VALGRIND=/bin/false"});
+  EXPECT_EQ(broken.exit_code, 4);
+  EXPECT_NE(broken.stderr_text.find("cannot run callgrind"), std::string::npos)
+      << broken.stderr_text;
+  EXPECT_TRUE(broken.stdout_text.empty()) << broken.stdout_text;
+}
+
+TEST_F(InstructionsIntegrationTest, AlreadyUnderValgrindIsNotStartedAgain) {
+  // A user's own valgrind: bench does not start another one inside it, and
+  // says why it cannot count (the dumps' place is Valgrind's command line).
+  const ProcessResult r = RunProcess(
+      {Which("valgrind"), "-q", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+       INSTRUCTIONS_FIXTURE_BENCH_PATH, "--instructions", "--benchmark_filter=BM_Known2001$"});
+  EXPECT_EQ(r.exit_code, 4) << r.stderr_text;
+  EXPECT_NE(r.stderr_text.find("not started by bench --instructions"), std::string::npos)
+      << r.stderr_text;
+}
+
+}  // namespace
+}  // namespace benchprof

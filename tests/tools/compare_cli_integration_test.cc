@@ -385,3 +385,69 @@ TEST(CompareCliTest, RealBenchOutput) {
 
 }  // namespace
 }  // namespace benchprof
+
+namespace benchprof {
+namespace {
+
+// A result file as bench --instructions writes it: one run per benchmark,
+// times measured under Valgrind (`cpu_ns` differs wildly between files).
+std::string InstructionsResult(double instructions_a, double instructions_b, double cpu_ns) {
+  auto row = [&](const char* name, double instructions) {
+    return std::string(R"({"name": ")") + name + R"(", "run_name": ")" + name +
+           R"(", "run_type": "iteration", "repetitions": 1, "repetition_index": 0,
+        "threads": 1, "iterations": 5000, "real_time": )" +
+           std::to_string(cpu_ns * 3) + R"(, "cpu_time": )" + std::to_string(cpu_ns) +
+           R"(, "time_unit": "ns", "allocs/op": 2, "B/op": 37, "instructions/op": )" +
+           std::to_string(instructions) + "}";
+  };
+  return R"json({"context": {"date": "2026-11-26T16:00:00+00:00", "host_name": "ci",
+      "executable": "bench", "num_cpus": 2, "mhz_per_cpu": 2300,
+      "cpu_scaling_enabled": false, "caches": [], "load_avg": [],
+      "library_build_type": "release", "benchprof_instructions": "callgrind",
+      "benchprof_timings": "not comparable: measured under Valgrind's callgrind (--instructions)",
+      "google_benchmark_version": "1.7.1"},
+    "benchmarks": [)json" +
+         row("BM_A", instructions_a) + ",\n" + row("BM_B", instructions_b) + "]}\n";
+}
+
+TEST(CompareCliTest, InstructionsAreAnExactMetricAndValgrindTimesAreIgnored) {
+  TempDir dir;
+  const std::string base = dir.File("base.json");
+  Write(base, InstructionsResult(10000, 2000, 50000));
+  struct Case {
+    const char* name;
+    double a;
+    std::vector<std::string> flags;
+    int exit_code;
+  };
+  const Case cases[] = {
+      {"identical", 10000, {}, 0},
+      {"0.5% more: within the default 1%", 10050, {}, 0},
+      {"2% more: a regression", 10200, {}, 1},
+      {"2% fewer: an improvement", 9800, {}, 0},
+      {"2% more, allowed for BM_A by a regex", 10200, {"--threshold=BM_A=instructions/op:3%"}, 0},
+      {"0.5% more, gated at 0.1%", 10050, {"--threshold=instructions/op:0.1%"}, 1},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string head = dir.File("head.json");
+    // Head's times are 10x base's: they must not count.
+    Write(head, InstructionsResult(c.a, 2000, 500000));
+    std::vector<std::string> args = {"compare"};
+    args.insert(args.end(), c.flags.begin(), c.flags.end());
+    args.push_back(base);
+    args.push_back(head);
+    const ProcessResult r = Benchprof(args);
+    EXPECT_EQ(r.exit_code, c.exit_code) << r.stdout_text << r.stderr_text;
+    EXPECT_EQ(r.stdout_text.find("cpu_time"), std::string::npos) << r.stdout_text;
+    EXPECT_NE(r.stdout_text.find("instructions/op"), std::string::npos) << r.stdout_text;
+    EXPECT_NE(r.stdout_text.find("times measured under Valgrind"), std::string::npos)
+        << r.stdout_text << r.stderr_text;
+    if (c.exit_code == 1) {
+      EXPECT_NE(r.stdout_text.find("exact rule"), std::string::npos) << r.stdout_text;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace benchprof

@@ -64,6 +64,10 @@ What gates (can fail the comparison):
   - allocs/op and B/op: exact metrics. When the values are constant on both
     sides, any increase beyond the threshold (default 0) is a regression,
     without statistics; when they vary, as for time.
+  - instructions/op (bench --instructions): exact. A change of the median
+    beyond the threshold (default 1%) is a regression, also with one run
+    per side. Files written under --instructions carry no comparable times:
+    their cpu_time and real_time are left out, with a warning.
   - any other metric named in --threshold.
 A gated metric with fewer than 4 samples on a side, or too few samples to
 reach significance after the correction, makes the result inconclusive; a
@@ -106,7 +110,7 @@ void DeclareFlags(FlagSet& flags, CompareSettings* settings) {
       "gate METRIC with VALUE: N% (relative), N (absolute, in the metric's unit; ns for time) "
       "or off. METRIC \"time\" is each benchmark's time metric. With REGEX=, only for "
       "benchmarks whose name matches. Repeatable; later flags win. Default: "
-      "time:5%,allocs/op:0,B/op:0");
+      "time:5%,allocs/op:0,B/op:0,instructions/op:1%");
   flags.Number("alpha", "A", 0, 1, &settings->options.alpha, "significance level (default 0.05)");
   flags.Number("confidence", "C", 0, 1, &settings->options.confidence,
                "confidence level of the intervals (default 0.95)");

@@ -161,8 +161,9 @@ void MeasureRow(Row& row, const std::vector<double>& base_values,
   row.base = Summarize(sorted_base, confidence);
   row.head = Summarize(sorted_head, confidence);
   row.delta = RelativeDelta(row.base.median, row.head.median);
-  if (row.info.kind == MetricKind::kExact && Constant(sorted_base) && Constant(sorted_head)) {
-    JudgeExact(row);
+  const bool constant = Constant(sorted_base) && Constant(sorted_head);
+  if (row.info.kind == MetricKind::kExact && (constant || row.info.exact_medians)) {
+    JudgeExact(row, constant);
   } else {
     row.rule = Rule::kStatistical;
     row.test = MannWhitneyUTest(sorted_base, sorted_head);

@@ -50,7 +50,7 @@ int SamplesNeeded(double level) {
 
 }  // namespace
 
-void JudgeExact(Row& row) {
+void JudgeExact(Row& row, bool constant) {
   row.rule = Rule::kExact;
   row.significant = row.base.median != row.head.median;
   row.p = row.significant ? 0 : 1;
@@ -61,7 +61,9 @@ void JudgeExact(Row& row) {
     row.outcome = direction == 0 ? Outcome::kUnchanged : Outcome::kChanged;
     return;
   }
-  const std::string rule = "exact rule (constant on both sides): " + change;
+  const std::string rule = std::string(constant ? "exact rule (constant on both sides): "
+                                                : "exact rule (deterministic count, medians): ") +
+                           change;
   if (direction == 0) {
     row.outcome = Outcome::kUnchanged;
   } else if (direction < 0) {

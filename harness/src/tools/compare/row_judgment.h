@@ -22,7 +22,7 @@ namespace benchprof::compare {
 
 // Rule 2, for an exact metric constant on both sides: the values are
 // compared directly. Sets rule, significant, p, outcome and reason.
-void JudgeExact(Row& row);
+void JudgeExact(Row& row, bool constant = true);
 
 // Rules 3 and 4, for a statistical row whose p (Holm-adjusted if gated) is
 // set: `alpha` is the significance level, `tests` the size of the Holm

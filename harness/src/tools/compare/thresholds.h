@@ -52,7 +52,7 @@ class ThresholdPolicy {
   // No metric is gated.
   ThresholdPolicy() = default;
 
-  // time:5%, allocs/op:0, B/op:0 for every benchmark.
+  // time:5%, allocs/op:0, B/op:0, instructions/op:1% for every benchmark.
   static ThresholdPolicy Defaults();
 
   // Parses one spec (see above) and adds it after the existing rules. On

@@ -68,6 +68,9 @@ MetricInfo CounterInfo(const std::string& name) {
   info.unit = name;
   if (name == "allocs/op" || name == "B/op") {
     info.kind = MetricKind::kExact;
+  } else if (name == kInstructionsMetric) {
+    info.kind = MetricKind::kExact;
+    info.exact_medians = true;
   } else {
     info.kind = MetricKind::kCounter;
     info.higher_is_better = EndsWith(name, "_per_second") || EndsWith(name, "/s");
@@ -83,7 +86,10 @@ std::string ContextText(const json::Value& v) {
 Status AddGbench(const std::string& path, const GbenchResults& results, ResultSet& set) {
   if (results.rows.empty()) return Status::Error("no benchmark results (\"benchmarks\" is empty)");
 
+  // bench --instructions ran under Valgrind: its times say nothing.
+  bool times_meaningless = false;
   for (const auto& [key, value] : results.context) {
+    if (key == kTimingsContextKey) times_meaningless = true;
     if (key == "host_name" || key == "num_cpus" || key == "library_build_type") {
       bool known = false;
       for (const auto& [k, v] : set.config) known = known || k == key;
@@ -100,8 +106,10 @@ Status AddGbench(const std::string& path, const GbenchResults& results, ResultSe
   size_t samples = 0;
   for (const GbenchRow* row : rows) {
     const std::string time_metric = UsesRealTime(row->run_name) ? "real_time" : "cpu_time";
-    sink.Add(row->run_name, time_metric, "cpu_time", row->cpu_ns);
-    sink.Add(row->run_name, time_metric, "real_time", row->real_ns);
+    if (!times_meaningless) {
+      sink.Add(row->run_name, time_metric, "cpu_time", row->cpu_ns);
+      sink.Add(row->run_name, time_metric, "real_time", row->real_ns);
+    }
     for (const auto& [counter, value] : row->counters) {
       set.metrics.try_emplace(counter, CounterInfo(counter));
       sink.Add(row->run_name, time_metric, counter, value);
@@ -112,6 +120,11 @@ Status AddGbench(const std::string& path, const GbenchResults& results, ResultSe
   // is not bad input.
   if (samples == 0 && skips.empty()) {
     return Status::Error("no successful benchmark results (every row failed)");
+  }
+  if (times_meaningless) {
+    set.warnings.push_back(path + ": times measured under Valgrind (bench --instructions) are " +
+                           "not compared");
+    return Status();
   }
   set.metrics.try_emplace("cpu_time", MetricInfo{"ns/op", MetricKind::kTime, false});
   set.metrics.try_emplace("real_time", MetricInfo{"ns/op", MetricKind::kTime, false});

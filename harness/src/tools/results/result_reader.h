@@ -37,6 +37,12 @@
 
 namespace benchprof::results {
 
+// The counter bench --instructions writes, and the context key that marks
+// its runs' times as not comparable (measured under Valgrind): such a file's
+// cpu_time and real_time are left out, with a warning.
+inline constexpr char kInstructionsMetric[] = "instructions/op";
+inline constexpr char kTimingsContextKey[] = "benchprof_timings";
+
 // How a metric's values behave, which decides how it is compared.
 enum class MetricKind {
   kTime,     // noisy time per operation: compared statistically
@@ -48,6 +54,10 @@ struct MetricInfo {
   std::string unit;  // what one value is in, e.g. "ns/op", "allocs/op"
   MetricKind kind = MetricKind::kCounter;
   bool higher_is_better = false;  // e.g. bytes_per_second, MB/s
+  // An exact metric whose repetitions may differ by a per-run constant
+  // spread over the iterations (instructions/op): the exact rule compares
+  // its medians even when the values are not constant.
+  bool exact_medians = false;
 };
 
 // The samples of one benchmark.

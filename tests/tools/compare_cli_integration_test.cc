@@ -86,7 +86,7 @@ TEST(CompareCliTest, RegressionExitsOneAndSaysWhy) {
   EXPECT_EQ(LastLine(r.stdout_text), "verdict: regression (exit code 1)");
   EXPECT_NE(r.stdout_text.find("BM_AlgorithmOne"), std::string::npos);
   EXPECT_NE(r.stdout_text.find("REGRESSION"), std::string::npos);
-  EXPECT_EQ(ReadFile(dir.File("regressed")), "BM_AlgorithmOne\t1.2024\nBM_Vector/8\t1.002\n");
+  EXPECT_EQ(ReadFile(dir.File("regressed")), "BM_AlgorithmOne\t1.2024\ttime\nBM_Vector/8\t1.002\tallocs/op,B/op\n");
 }
 
 TEST(CompareCliTest, NoRegressionAndInconclusive) {

@@ -10,7 +10,15 @@
 # print the profile diff of BM_Slowed, which names the function that got
 # slower.
 #
-# Usage: perf_gate_integration_test.sh <source dir> <benchprof binary> [--cpuprofile <build dir>]
+# With --instructions BUILD_DIR, the toy links benchprof::main likewise, the
+# head commit also adds one 120-byte allocation per iteration in MakeLabel
+# (BM_Allocating), and the gate runs one callgrind run per side: it must name
+# both regressions, explain BM_Slowed by an instruction diff whose top line
+# is MixRounds and BM_Allocating by a heap profile diff whose top line is
+# MakeLabel, and pass a commit against itself. Exits 77 (skipped) without
+# valgrind.
+#
+# Usage: perf_gate_integration_test.sh <source dir> <benchprof binary> [--cpuprofile|--instructions <build dir>]
 set -euo pipefail
 source_dir=$1
 benchprof=$2
@@ -84,6 +92,20 @@ static void BM_Stable(benchmark::State& state) {
 }
 BENCHMARK(BM_Stable);
 
+// The head commit of the --instructions test makes it allocate.
+__attribute__((noinline)) void MakeLabel(uint64_t x) {
+  benchmark::DoNotOptimize(x);  // LABEL_BODY
+}
+
+static void BM_Allocating(benchmark::State& state) {
+  uint64_t x = 3;
+  for (auto _ : state) {
+    MakeLabel(x);
+    x = MixRounds(x, 10);
+  }
+}
+BENCHMARK(BM_Allocating);
+
 static void BM_Slowed(benchmark::State& state) {
   uint64_t x = 2;
   for (auto _ : state) x = MixRounds(x, kSlowedRounds);
@@ -98,11 +120,23 @@ git_toy init -q
 git_toy add .
 git_toy commit -qm base
 sed -i 's/kSlowedRounds = 1000/kSlowedRounds = 1300/' "$toy/bench.cc"
+if [ "$mode" = --instructions ]; then
+  sed -i 's|^  benchmark::DoNotOptimize(x);  // LABEL_BODY$|  char* label = new char[120];\n  label[0] = static_cast<char>(x);\n  benchmark::DoNotOptimize(label);\n  delete[] label;|' "$toy/bench.cc"
+fi
 git_toy commit -qam "make BM_Slowed 30% slower"
 
 gate_args=(--repo="$toy" --benchprof="$benchprof" --bench=build/release/bench --rounds=8)
 bench_flags=(--benchmark_min_time=0.05)
-if [ "$mode" = --cpuprofile ]; then
+if [ "$mode" = --instructions ]; then
+  if ! command -v valgrind >/dev/null || ! command -v callgrind_annotate >/dev/null; then
+    echo "skipped: valgrind is not installed (ci/setup-debian installs it)"
+    exit 77
+  fi
+  cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
+  benchmark_prefix=$(sed -n 's/^CMAKE_PREFIX_PATH:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
+  gate_args+=(--instructions
+    "--build-cmd=cmake --preset release -DTOY_USE_BENCHPROF=ON '-DCMAKE_PREFIX_PATH=$work/prefix;$benchmark_prefix' >/dev/null && cmake --build --preset release")
+elif [ "$mode" = --cpuprofile ]; then
   # Enough samples at 100 Hz for the diff to show the slower function.
   bench_flags=(--benchmark_min_time=0.2)
   cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
@@ -122,14 +156,42 @@ if [ "$code" -eq 1 ]; then
 else
   fail "a 30% slowdown exited $code"
 fi
-if grep -Eq '^BM_Slowed .*REGRESSION$' "$work/ab.out" &&
+if [ "$mode" = --instructions ]; then
+  if grep -q '^  BM_Slowed instructions/op: exact rule' "$work/ab.out" &&
+     grep -q '^  BM_Allocating allocs/op: exact rule (constant on both sides): 0 → 1 ' "$work/ab.out" &&
+     ! grep -q '^  BM_Stable ' "$work/ab.out" && ! grep -q 'cpu_time' "$work/ab.out"; then
+    pass "the table names BM_Slowed (instructions) and BM_Allocating (allocations), no times"
+  else
+    fail "the table does not name BM_Slowed and BM_Allocating by their metrics"
+  fi
+  # The first row under each explanation's header is the culprit.
+  first_row() {
+    sed -n "/^$1/,\$p" "$work/ab.out" | sed -n "/$2/{n;p;q}"
+  }
+  if first_row 'Instruction diff of BM_Slowed,' 'self instructions per function' | grep -q ' MixRounds(unsigned long, int)  ('; then
+    pass "the instruction diff of BM_Slowed starts with MixRounds"
+  else
+    fail "the instruction diff of BM_Slowed does not start with MixRounds"
+  fi
+  if first_row 'Heap profile diff of BM_Allocating (allocs\/op)' ' flat  *flat%' | grep -Eq '^ +1 .* MakeLabel$'; then
+    pass "the heap profile diff of BM_Allocating starts with MakeLabel"
+  else
+    fail "the heap profile diff of BM_Allocating does not start with MakeLabel"
+  fi
+elif grep -Eq '^BM_Slowed .*REGRESSION$' "$work/ab.out" &&
    grep -q '^  BM_Slowed cpu_time: statistical rule: ' "$work/ab.out"; then
   pass "the table names BM_Slowed as the regression"
 else
   fail "the table does not name BM_Slowed"
 fi
 # The toy built on benchprof::main says which Google Benchmark wrote its files.
-if grep -Eq '^base: base-001\.json … base-008\.json \(8 files\)( \(Google Benchmark [^)]+\))?$' \
+if [ "$mode" = --instructions ]; then
+  if grep -Eq '^base: base-001\.json( \(Google Benchmark [^)]+\))?$' "$work/ab.out"; then
+    pass "one run per side was compared"
+  else
+    fail "not one run per side"
+  fi
+elif grep -Eq '^base: base-001\.json … base-008\.json \(8 files\)( \(Google Benchmark [^)]+\))?$' \
      "$work/ab.out"; then
   pass "8 interleaved rounds per side were compared"
 else
@@ -154,7 +216,8 @@ else
 fi
 
 if [ "$mode" != --cpuprofile ]; then
-  # A commit against itself: one build, no regression.
+  # A commit against itself: one build, no regression (with --instructions:
+  # identical instruction counts).
   code=0
   "$gate" "${gate_args[@]}" HEAD HEAD -- "${bench_flags[@]}" >"$work/aa.out" 2>"$work/aa.err" || code=$?
   if [ "$code" -eq 0 ] && [ "$(grep -c '^perf-gate: building' "$work/aa.err")" -eq 1 ]; then

@@ -80,8 +80,10 @@ Status CheckDirectory(const std::string& dir) {
 }
 
 // Writes the dump `from` to `to` (through an AtomicFile) without its
-// uncounted call arcs (callgrind_dump.h).
-Status KeepDump(const std::string& from, const std::string& to) {
+// uncounted call arcs (callgrind_dump.h), with the run's iterations (of all
+// threads) as a "desc: Iterations:" line, so that a reader can put its
+// costs per iteration.
+Status KeepDump(const std::string& from, const std::string& to, uint64_t iterations) {
   std::string text;
   {
     std::unique_ptr<FILE, int (*)(FILE*)> in(std::fopen(from.c_str(), "rb"), &std::fclose);
@@ -92,6 +94,12 @@ Status KeepDump(const std::string& from, const std::string& to) {
     if (std::ferror(in.get())) return Status::Error(from + ": " + std::strerror(errno));
   }
   text = WithoutUncountedCalls(text);
+  if (const size_t trigger = text.find("\ndesc: Trigger:"); trigger != std::string::npos) {
+    const size_t end = text.find('\n', trigger + 1);
+    if (end != std::string::npos) {
+      text.insert(end + 1, "desc: Iterations: " + std::to_string(iterations) + "\n");
+    }
+  }
   StatusOr<AtomicFile> out = AtomicFile::Create(to);
   if (!out.ok()) return out.status();
   FILE* sink = std::fopen(out->temp_path().c_str(), "wb");
@@ -207,14 +215,15 @@ class InstructionsProfile final : public Profile {
       unlink(path.c_str());
     } else {
       std::lock_guard lock(pending_mutex_);
-      pending_[segment_] = path;
+      pending_[segment_] = {
+          path, static_cast<uint64_t>(state.iterations()) * static_cast<uint64_t>(state.threads())};
     }
   }
 
   void OnLoopWithdrawn(uint32_t segment) override {
     std::lock_guard lock(pending_mutex_);
     if (auto it = pending_.find(segment); it != pending_.end()) {
-      unlink(it->second.c_str());
+      unlink(it->second.path.c_str());
       pending_.erase(it);
     }
   }
@@ -224,7 +233,7 @@ class InstructionsProfile final : public Profile {
     // Dumps of earlier segments not reported by now were probe runs.
     for (auto it = pending_.begin(); it != pending_.end() && it->first <= segment;) {
       if (it->first == segment) Keep(it->second, label.benchmark);
-      unlink(it->second.c_str());
+      unlink(it->second.path.c_str());
       it = pending_.erase(it);
     }
   }
@@ -232,7 +241,7 @@ class InstructionsProfile final : public Profile {
   Status Finish(const aggregate::RunLabels&) override {
     {
       std::lock_guard lock(pending_mutex_);
-      for (const auto& [segment, path] : pending_) unlink(path.c_str());
+      for (const auto& [segment, dump] : pending_) unlink(dump.path.c_str());
       pending_.clear();
     }
     if (!keep_dir_.empty()) {
@@ -243,12 +252,18 @@ class InstructionsProfile final : public Profile {
   }
 
  private:
-  void Keep(const std::string& dump, const std::string& run_name) {
+  struct PendingDump {
+    std::string path;
+    uint64_t iterations = 0;  // of all threads
+  };
+
+  void Keep(const PendingDump& dump, const std::string& run_name) {
     std::string name = CallgrindFileName(run_name);
     for (int n = 2; !kept_.insert(name).second; ++n) {
       name = CallgrindFileName(run_name) + "." + std::to_string(n);
     }
-    if (Status copied = KeepDump(dump, keep_dir_ + "/" + name); !copied.ok()) {
+    if (Status copied = KeepDump(dump.path, keep_dir_ + "/" + name, dump.iterations);
+        !copied.ok()) {
       if (keep_failure_.empty()) keep_failure_ = "--callgrind_out: " + copied.message();
     }
   }
@@ -262,7 +277,7 @@ class InstructionsProfile final : public Profile {
   uint32_t segment_ = 0;
   uint64_t dumps_ = 0;
   std::mutex pending_mutex_;
-  std::map<uint32_t, std::string> pending_;  // segment -> dump not yet reported
+  std::map<uint32_t, PendingDump> pending_;  // segment -> dump not yet reported
   std::set<std::string> kept_;
   std::string keep_failure_;
 };

@@ -125,8 +125,9 @@ void DeclareFlags(FlagSet& flags, CompareSettings* settings) {
       "compare only benchmarks whose name matches (POSIX extended syntax, as "
       "--benchmark_filter)");
   flags.File("regressions-file", &settings->regressions_file,
-             "also write one line per regressed benchmark to FILE: its name, a tab, and the "
-             "ratio of its head to base median time (for scripts)");
+             "also write one line per regressed benchmark to FILE: its name, a tab, the "
+             "ratio of its head to base median time, a tab, and the regressed metrics, "
+             "comma-separated (\"time\" for its time metric; for scripts)");
 }
 
 int Fail(std::string& err, const std::string& message) {
@@ -178,14 +179,26 @@ std::vector<std::string> RegressionLines(const Comparison& comparison) {
       time_ratio[row.benchmark] = row.head.median / row.base.median;
     }
   }
-  std::vector<std::string> lines;
-  std::set<std::string> seen;
+  // Benchmark -> the metrics that regressed, in row order ("time" for the
+  // time metric), so that a script explains each with the right profile.
+  std::vector<std::pair<std::string, std::string>> regressed;
+  std::map<std::string, size_t> index;
   for (const Row& row : comparison.rows) {
-    if (row.outcome == Outcome::kRegression && seen.insert(row.benchmark).second) {
-      const auto ratio = time_ratio.find(row.benchmark);
-      lines.push_back(OneLine(row.benchmark) + "\t" +
-                      StringPrintf("%.6g", ratio == time_ratio.end() ? 1.0 : ratio->second));
+    if (row.outcome != Outcome::kRegression) continue;
+    const std::string metric = row.is_time_metric ? "time" : row.metric;
+    auto [it, inserted] = index.try_emplace(row.benchmark, regressed.size());
+    if (inserted) {
+      regressed.emplace_back(row.benchmark, metric);
+    } else {
+      regressed[it->second].second += "," + metric;
     }
+  }
+  std::vector<std::string> lines;
+  for (const auto& [benchmark, metrics] : regressed) {
+    const auto ratio = time_ratio.find(benchmark);
+    lines.push_back(OneLine(benchmark) + "\t" +
+                    StringPrintf("%.6g", ratio == time_ratio.end() ? 1.0 : ratio->second) +
+                    "\t" + metrics);
   }
   return lines;
 }

@@ -1,0 +1,61 @@
+// Flame graphs as self-contained HTML: the page needs no network, no
+// external script and no font. Each graph is a <div class="fg"> that holds
+// its tree as JSON (<script type="application/json" class="fg-data">); one
+// small script, embedded once per page, draws every graph on the page as
+// absolutely positioned boxes (root on top, callees below, widths in
+// percent so printing and narrow screens keep the proportions), and makes
+// them interactive: click a frame to zoom to it (click an ancestor or
+// "Reset" to zoom out), a regex search highlights frames and sums their
+// share, hovering a frame shows its function, file:line, value and share
+// (and in a differential graph the base and the normalised change).
+//
+// The URL fragment drives the same actions, for links and for tests:
+// "#search=REGEX" searches every graph, "#click=NAME" clicks the first frame
+// of function NAME in every graph that has one. After drawing, a graph's
+// element carries data-zoom (the zoomed function), data-drawn (frames drawn)
+// and, after a search, data-matched (the matched value).
+//
+// The data: {"type","unit","diff","scale","bscale","names":[[function,
+// location],...],"nodes":[name,depth,value(,base),...]} with nodes in
+// preorder; value*scale (base*bscale) is the frame's value. Scales are the
+// greatest common divisor of the values (a CPU profile's period), which
+// keeps the numbers short.
+//
+//   std::string html = HtmlPageStart("cpu.pprof");
+//   AppendFlameGraph(tree, html);
+//   html += HtmlPageEnd();
+//
+// Thread-safety: thread-safe (pure functions).
+#ifndef BENCHPROF_TOOLS_FLAMEGRAPH_FLAME_HTML_H_
+#define BENCHPROF_TOOLS_FLAMEGRAPH_FLAME_HTML_H_
+
+#include <string>
+#include <string_view>
+
+#include "tools/flamegraph/flame_tree.h"
+
+namespace benchprof::flamegraph {
+
+// Appends `text` with &, <, >, " and ' escaped, for element content and
+// quoted attribute values.
+void AppendHtmlEscaped(std::string& out, std::string_view text);
+
+// A page's start up to and including <body>: its title, the style sheet and
+// the flame-graph script. Pages share them so report and comparison pages
+// look alike.
+std::string HtmlPageStart(std::string_view title);
+
+// "</body></html>\n".
+std::string HtmlPageEnd();
+
+// "cpu 1.29s in 129 samples": the sample type and the tree's total, for a
+// caption.
+std::string DescribeTotal(const FlameTree& tree);
+
+// Appends one interactive flame graph of `tree` (toolbar, frames, hover
+// line, legend for differential trees) and its data.
+void AppendFlameGraph(const FlameTree& tree, std::string& html);
+
+}  // namespace benchprof::flamegraph
+
+#endif  // BENCHPROF_TOOLS_FLAMEGRAPH_FLAME_HTML_H_

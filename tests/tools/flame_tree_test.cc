@@ -14,6 +14,7 @@
 
 #include "common/json_value.h"
 #include "encode/profile_data.h"
+#include "flamegraph_test_data.h"
 #include "tools/flamegraph/flame_html.h"
 
 namespace benchprof::flamegraph {
@@ -148,38 +149,43 @@ TEST(FlameTreeTest, OutputDoesNotDependOnTheOrderOfTheProfilesTables) {
     for (auto& line : location.lines) line.function_index = 4 - line.function_index;
   }
   std::reverse(shuffled.samples.begin(), shuffled.samples.end());
-  std::string a, b;
-  AppendFlameGraph(Build(p, 1), a);
-  AppendFlameGraph(Build(shuffled, 1), b);
-  EXPECT_EQ(a, b);
+  FlamePage a("p"), b("p");
+  a.AppendGraph(Build(p, 1));
+  b.AppendGraph(Build(shuffled, 1));
+  EXPECT_EQ(std::move(a).Finish(), std::move(b).Finish());
 }
 
 // The JSON a page embeds, parsed back: values times the scale sum as the
-// tree's.
+// tree's; names are the page's, shared by its graphs.
 TEST(FlameHtmlTest, EmbeddedDataRoundTrips) {
   ProfileData p = SampleProfile();
   p.functions[4].name = "idle</script><b>";
   const FlameTree tree = Build(p, 1);
-  std::string html;
-  AppendFlameGraph(tree, html);
+  FlamePage page("t");
+  page.AppendGraph(tree);
+  page.AppendGraph(Build(p, 0));
+  const std::string html = std::move(page).Finish();
   EXPECT_EQ(html.find("</script><b>"), std::string::npos);
-  const std::string open = "<script type=\"application/json\" class=\"fg-data\">";
-  const size_t begin = html.find(open) + open.size();
-  const size_t end = html.find("</script>", begin);
-  StatusOr<json::Value> data = json::Parse(html.substr(begin, end - begin));
-  ASSERT_TRUE(data.ok()) << data.status().message();
-  EXPECT_EQ(data->Find("unit")->as_string(), "nanoseconds");
-  const double scale = data->Find("scale")->as_number();
-  EXPECT_EQ(scale, 10);  // the values' greatest common divisor
-  const auto& nodes = data->Find("nodes")->as_array();
-  ASSERT_EQ(nodes.size(), tree.nodes.size() * 3);
+  const std::vector<testing::ShownGraph> graphs = testing::GraphsOnPage(html);
+  ASSERT_EQ(graphs.size(), 2u);
+  EXPECT_EQ(graphs[0].unit, "nanoseconds");
+  EXPECT_EQ(graphs[1].unit, "count");
+  ASSERT_EQ(graphs[0].frames.size(), tree.nodes.size());
   for (size_t i = 0; i < tree.nodes.size(); ++i) {
-    EXPECT_EQ(nodes[3 * i + 2].as_number() * scale, tree.nodes[i].value);
+    EXPECT_EQ(graphs[0].frames[i].value, tree.nodes[i].value);
+    EXPECT_EQ(graphs[0].frames[i].function, tree.names[tree.nodes[i].name].function);
   }
-  const auto& names = data->Find("names")->as_array();
-  std::vector<std::string> functions;
-  for (const json::Value& name : names) functions.push_back(name.as_array()[0].as_string());
-  EXPECT_NE(std::find(functions.begin(), functions.end(), "idle</script><b>"), functions.end());
+  EXPECT_EQ(graphs[0].frames[3].function, "idle</script><b>");
+  EXPECT_EQ(graphs[1].frames[0].value, 7);
+  // The scale is the values' greatest common divisor: 10 here.
+  EXPECT_NE(html.find("\"scale\":10,"), std::string::npos);
+  // Each name once.
+  size_t count = 0;
+  for (size_t at = html.find("[\"run\","); at != std::string::npos;
+       at = html.find("[\"run\",", at + 1)) {
+    ++count;
+  }
+  EXPECT_EQ(count, 1u);
 }
 
 }  // namespace

@@ -30,6 +30,17 @@ struct ShownGraph {
 // Every graph's data on `page`, in page order.
 inline std::vector<ShownGraph> GraphsOnPage(const std::string& page) {
   std::vector<ShownGraph> graphs;
+  const std::string names_open = "<script type=\"application/json\" class=\"fg-names\">";
+  const size_t names_begin = page.find(names_open);
+  if (names_begin == std::string::npos) return graphs;
+  StatusOr<json::Value> names_table = json::Parse(
+      page.substr(names_begin + names_open.size(),
+                  page.find("</script>", names_begin) - names_begin - names_open.size()));
+  if (!names_table.ok()) {
+    ADD_FAILURE() << names_table.status().message();
+    return graphs;
+  }
+  const auto& names = names_table->as_array();
   const std::string open = "<script type=\"application/json\" class=\"fg-data\">";
   for (size_t at = page.find(open); at != std::string::npos; at = page.find(open, at + 1)) {
     const size_t begin = at + open.size();
@@ -45,7 +56,6 @@ inline std::vector<ShownGraph> GraphsOnPage(const std::string& page) {
     graph.diff = data->Find("diff")->as_number() != 0;
     const double scale = data->Find("scale")->as_number();
     const double bscale = data->Find("bscale")->as_number();
-    const auto& names = data->Find("names")->as_array();
     const auto& nodes = data->Find("nodes")->as_array();
     const size_t stride = graph.diff ? 4 : 3;
     for (size_t i = 0; i + stride <= nodes.size(); i += stride) {

@@ -162,6 +162,45 @@ TEST_F(HtmlBrowserTest, ScreenshotIsNotBlank) {
   EXPECT_GT(not_white, pixels.rgb.size() / 20) << "the frames cover part of the page";
 }
 
+// SmallProfile's samples split between two benchmarks of the compare
+// tests' result files.
+encode::ProfileData LabelledProfile() {
+  encode::ProfileData p = SmallProfile();
+  const char* benchmarks[] = {"BM_AlgorithmOne", "BM_AlgorithmOne", "BM_Vector/8"};
+  for (size_t i = 0; i < p.samples.size(); ++i) {
+    p.samples[i].labels = {{"benchmark", benchmarks[i], 0, ""}};
+  }
+  return p;
+}
+
+TEST_F(HtmlBrowserTest, ReportShowsTheTableAndEachBenchmarksGraph) {
+  ASSERT_TRUE(encode::WriteProfileFile(LabelledProfile(), dir_.File("cpu.pprof")).ok());
+  const ProcessResult r =
+      RunProcess({BENCHPROF_PATH, "report", COMPARE_TESTDATA_DIR "/head.json",
+                  "--cpuprofile=" + dir_.File("cpu.pprof"), "-o", dir_.File("report.html")});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const std::string url = "file://" + dir_.File("report.html");
+  const std::string dom = Dom(url + "#click=work");
+  // Two graphs, BM_AlgorithmOne's (work, helper) and BM_Vector/8's (idle),
+  // drawn; the click zoomed the first.
+  const std::regex graph_data(R"re(<div class="fg"[^>]*data-zoom="([^"]*)")re");
+  std::vector<std::string> zooms;
+  for (auto it = std::sregex_iterator(dom.begin(), dom.end(), graph_data);
+       it != std::sregex_iterator(); ++it) {
+    zooms.push_back((*it)[1]);
+  }
+  EXPECT_EQ(zooms, (std::vector<std::string>{"work", "all"}));
+  EXPECT_NE(dom.find(">helper</div>"), std::string::npos);
+  EXPECT_NE(dom.find(">idle</div>"), std::string::npos);
+  EXPECT_NE(dom.find(">BM_Vector/8</a></td>"), std::string::npos);
+
+  const ProcessResult shot = Browse({"--screenshot=" + dir_.File("report.png")}, url);
+  ASSERT_EQ(shot.exit_code, 0) << shot.stderr_text;
+  const testing::Pixels pixels = testing::DecodePng(testing::ReadFile(dir_.File("report.png")));
+  ASSERT_FALSE(pixels.rgb.empty());
+  EXPECT_GE(std::set<uint32_t>(pixels.rgb.begin(), pixels.rgb.end()).size(), 6u);
+}
+
 TEST_F(HtmlBrowserTest, TenThousandStackPageBecomesUsable) {
   const std::string url = Flamegraph(testing::SyntheticCpuProfile(10'000), "big");
   // The search hook draws at once, so the time is real, not virtual.

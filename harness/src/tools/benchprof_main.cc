@@ -11,6 +11,7 @@
 #include "tools/compare/compare_command.h"
 #include "tools/convert/convert_command.h"
 #include "tools/flamegraph/flamegraph_command.h"
+#include "tools/report/report_command.h"
 #include "tools/text_format.h"
 #include "tools/tool_command.h"
 #include "tools/trace_summary/trace_summary_command.h"
@@ -34,6 +35,10 @@ constexpr ToolCommand kCommands[] = {
      "draw a pprof profile as an interactive HTML flame graph (or the\n"
      "change from a base profile)",
      benchprof::flamegraph::RunFlamegraphCommand, benchprof::flamegraph::FlamegraphHelp},
+    {"report",
+     "one self-contained HTML page for a run: results table, flame graphs\n"
+     "per benchmark, trace summary",
+     benchprof::report::RunReportCommand, benchprof::report::ReportHelp},
     {"trace-summary",
      "summarize a `bench --trace` file: per-thread busy/idle share,\n"
      "task and region durations (count, min, p50, p90, p99, max)",

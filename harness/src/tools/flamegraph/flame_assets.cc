@@ -69,8 +69,9 @@ std::string_view FlameGraphScript() {
     return h >>> 0;
   }
 
-  function Graph(el) {
+  function Graph(el, names) {
     var d = JSON.parse(el.querySelector('script.fg-data').textContent);
+    this.names = names;
     var stride = d.diff ? 4 : 3, raw = d.nodes, n = raw.length / stride;
     this.el = el;
     this.d = d;
@@ -136,7 +137,7 @@ std::string_view FlameGraphScript() {
     return this.val[i] - this.base[i] * this.ratio;
   };
   Graph.prototype.fname = function (i) {
-    return this.d.names[this.name[i]][0];
+    return this.names[this.name[i]][0];
   };
   Graph.prototype.color = function (i) {
     if (this.match && this.match[i]) return '#d58cff';
@@ -188,7 +189,7 @@ std::string_view FlameGraphScript() {
     this.describe(i);
   };
   Graph.prototype.describe = function (i) {
-    var d = this.d, nm = d.names[this.name[i]], u = d.unit, all = this.val[0];
+    var d = this.d, nm = this.names[this.name[i]], u = d.unit, all = this.val[0];
     var text = nm[0] + (nm[1] ? ' \u2014 ' + nm[1] : '') + ' \u2014 ' + fmt(this.val[i], u) +
         ' (' + pct(this.val[i], all) + ' of all';
     if (this.zoom) text += ', ' + pct(this.val[i], this.val[this.zoom]) + ' of ' + this.fname(this.zoom);
@@ -214,7 +215,7 @@ std::string_view FlameGraphScript() {
       }
     }
     if (re) {
-      var names = this.d.names, hit = new Uint8Array(names.length), i, sum = 0;
+      var names = this.names, hit = new Uint8Array(names.length), i, sum = 0;
       for (i = 0; i < names.length; i++) hit[i] = re.test(names[i][0]) || re.test(names[i][1]) ? 1 : 0;
       this.match = new Uint8Array(this.n);
       for (i = 0; i < this.n; i++) {
@@ -246,7 +247,9 @@ std::string_view FlameGraphScript() {
   }
   function start() {
     var els = document.querySelectorAll('.fg'), i;
-    for (i = 0; i < els.length; i++) graphs.push(new Graph(els[i]));
+    var table = document.querySelector('script.fg-names');
+    var names = table ? JSON.parse(table.textContent) : [];
+    for (i = 0; i < els.length; i++) graphs.push(new Graph(els[i], names));
     var search = hashParam('search'), click = hashParam('click');
     var lazy = !search && !click && typeof IntersectionObserver === 'function';
     var observer = lazy ? new IntersectionObserver(function (entries) {

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdint>
 #include <numeric>
+#include <vector>
 
 #include "common/json_value.h"
 #include "tools/flamegraph/flame_assets.h"
@@ -66,20 +67,41 @@ void AppendHtmlEscaped(std::string& out, std::string_view text) {
   }
 }
 
-std::string HtmlPageStart(std::string_view title) {
-  std::string html =
+FlamePage::FlamePage(std::string_view title) {
+  html_ =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>";
-  AppendHtmlEscaped(html, title);
-  html += "</title>\n<style>\n";
-  html += PageStyle();
-  html += "</style>\n<script>\n";
-  html += FlameGraphScript();
-  html += "</script>\n</head><body>\n";
-  return html;
+  AppendHtmlEscaped(html_, title);
+  html_ += "</title>\n<style>\n";
+  html_ += PageStyle();
+  html_ += "</style>\n<script>\n";
+  html_ += FlameGraphScript();
+  html_ += "</script>\n</head><body>\n";
 }
 
-std::string HtmlPageEnd() { return "</body></html>\n"; }
+uint32_t FlamePage::NameIndex(const FrameName& name) {
+  std::string key = name.function;
+  key += '\0';
+  key += name.location;
+  const auto [it, added] =
+      name_index_.try_emplace(std::move(key), static_cast<uint32_t>(name_index_.size()));
+  if (added) {
+    if (it->second != 0) names_json_ += ",\n";
+    names_json_ += '[';
+    AppendScriptString(names_json_, name.function);
+    names_json_ += ',';
+    AppendScriptString(names_json_, name.location);
+    names_json_ += ']';
+  }
+  return it->second;
+}
+
+std::string FlamePage::Finish() && {
+  html_ += "<script type=\"application/json\" class=\"fg-names\">[";
+  html_ += names_json_;
+  html_ += "]</script>\n</body></html>\n";
+  return std::move(html_);
+}
 
 std::string DescribeTotal(const FlameTree& tree) {
   const auto describe = [&](int64_t value) {
@@ -97,7 +119,8 @@ std::string DescribeTotal(const FlameTree& tree) {
   return text;
 }
 
-void AppendFlameGraph(const FlameTree& tree, std::string& html) {
+void FlamePage::AppendGraph(const FlameTree& tree) {
+  std::string& html = html_;
   html +=
       "<div class=\"fg\"><div class=\"fg-bar\"><input class=\"fg-search\" type=\"search\" "
       "placeholder=\"Search (regex)\" aria-label=\"Search functions (regex)\">"
@@ -121,20 +144,13 @@ void AppendFlameGraph(const FlameTree& tree, std::string& html) {
   AppendInt(html, scale);
   html += ",\"bscale\":";
   AppendInt(html, base_scale);
-  html += ",\n\"names\":[";
-  for (size_t i = 0; i < tree.names.size(); ++i) {
-    if (i != 0) html += ",\n";
-    html += '[';
-    AppendScriptString(html, tree.names[i].function);
-    html += ',';
-    AppendScriptString(html, tree.names[i].location);
-    html += ']';
-  }
-  html += "],\n\"nodes\":[";
+  std::vector<uint32_t> page_names(tree.names.size());
+  for (size_t i = 0; i < tree.names.size(); ++i) page_names[i] = NameIndex(tree.names[i]);
+  html += ",\n\"nodes\":[";
   for (size_t i = 0; i < tree.nodes.size(); ++i) {
     const FlameNode& node = tree.nodes[i];
     if (i != 0) html += i % 16 == 0 ? ",\n" : ",";
-    AppendInt(html, node.name);
+    AppendInt(html, page_names[node.name]);
     html += ',';
     AppendInt(html, node.depth);
     html += ',';

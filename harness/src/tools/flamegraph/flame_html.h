@@ -15,22 +15,26 @@
 // element carries data-zoom (the zoomed function), data-drawn (frames drawn)
 // and, after a search, data-matched (the matched value).
 //
-// The data: {"type","unit","diff","scale","bscale","names":[[function,
-// location],...],"nodes":[name,depth,value(,base),...]} with nodes in
-// preorder; value*scale (base*bscale) is the frame's value. Scales are the
+// The data: {"type","unit","diff","scale","bscale","nodes":[name,depth,
+// value(,base),...]} with nodes in preorder, names indexing the page's one
+// <script type="application/json" class="fg-names"> array of [function,
+// location]; value*scale (base*bscale) is the frame's value. Scales are the
 // greatest common divisor of the values (a CPU profile's period), which
 // keeps the numbers short.
 //
-//   std::string html = HtmlPageStart("cpu.pprof");
-//   AppendFlameGraph(tree, html);
-//   html += HtmlPageEnd();
+//   FlamePage page("cpu.pprof");
+//   page.html() += "<h1>cpu.pprof</h1>";
+//   page.AppendGraph(tree);
+//   std::string html = std::move(page).Finish();
 //
 // Thread-safety: thread-safe (pure functions).
 #ifndef BENCHPROF_TOOLS_FLAMEGRAPH_FLAME_HTML_H_
 #define BENCHPROF_TOOLS_FLAMEGRAPH_FLAME_HTML_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "tools/flamegraph/flame_tree.h"
 
@@ -40,21 +44,38 @@ namespace benchprof::flamegraph {
 // quoted attribute values.
 void AppendHtmlEscaped(std::string& out, std::string_view text);
 
-// A page's start up to and including <body>: its title, the style sheet and
-// the flame-graph script. Pages share them so report and comparison pages
-// look alike.
-std::string HtmlPageStart(std::string_view title);
-
-// "</body></html>\n".
-std::string HtmlPageEnd();
-
 // "cpu 1.29s in 129 samples": the sample type and the tree's total, for a
 // caption.
 std::string DescribeTotal(const FlameTree& tree);
 
-// Appends one interactive flame graph of `tree` (toolbar, frames, hover
-// line, legend for differential trees) and its data.
-void AppendFlameGraph(const FlameTree& tree, std::string& html);
+// A page under construction: its head (title, style sheet, flame-graph
+// script), content appended by the caller and by AppendGraph, and at the
+// end the function names of all its graphs, once (a report of many
+// benchmarks repeats the same functions in every graph).
+//
+// Thread-safety: thread-compatible.
+class FlamePage {
+ public:
+  explicit FlamePage(std::string_view title);
+
+  // The page so far, for the caller's own content (escape text with
+  // AppendHtmlEscaped).
+  std::string& html() { return html_; }
+
+  // Appends one interactive flame graph of `tree` (toolbar, frames, hover
+  // line, legend for differential trees) and its data.
+  void AppendGraph(const FlameTree& tree);
+
+  // The whole page.
+  std::string Finish() &&;
+
+ private:
+  uint32_t NameIndex(const FrameName& name);
+
+  std::string html_;
+  std::string names_json_;                                // the elements of the names array
+  std::unordered_map<std::string, uint32_t> name_index_;  // function + '\0' + location
+};
 
 }  // namespace benchprof::flamegraph
 

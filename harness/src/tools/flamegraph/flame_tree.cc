@@ -112,6 +112,14 @@ uint32_t FlameTreeBuilder::Child(uint32_t parent, uint32_t name) {
 
 void FlameTreeBuilder::Add(const ProfileData& profile, size_t index, const TagFocus* focus,
                            bool base) {
+  Add(
+      profile, index,
+      [focus](const ProfileSample& sample) { return focus == nullptr || focus->Matches(sample); },
+      base);
+}
+
+void FlameTreeBuilder::Add(const ProfileData& profile, size_t index,
+                           const std::function<bool(const ProfileSample&)>& keep, bool base) {
   // Each location's frames, outermost first.
   std::vector<uint32_t> function_ids(profile.functions.size());
   for (size_t i = 0; i < profile.functions.size(); ++i) {
@@ -131,7 +139,7 @@ void FlameTreeBuilder::Add(const ProfileData& profile, size_t index, const TagFo
   }
   for (const ProfileSample& sample : profile.samples) {
     const int64_t value = sample.values[index];
-    if (value == 0 || (focus != nullptr && !focus->Matches(sample))) continue;
+    if (value == 0 || !keep(sample)) continue;
     ++(base ? tree_.base_samples : tree_.samples);
     uint32_t node = 0;
     (base ? nodes_[0].base : nodes_[0].value) += value;

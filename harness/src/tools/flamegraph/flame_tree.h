@@ -23,6 +23,7 @@
 #define BENCHPROF_TOOLS_FLAMEGRAPH_FLAME_TREE_H_
 
 #include <cstdint>
+#include <functional>
 #include <regex>
 #include <string>
 #include <string_view>
@@ -93,6 +94,10 @@ class FlameTreeBuilder {
   // Adds the samples of `profile` that `focus` keeps (all when null), with
   // value sample_types[index], to the head (or the base) side.
   void Add(const encode::ProfileData& profile, size_t index, const TagFocus* focus, bool base);
+
+  // The same for the samples `keep` returns true for.
+  void Add(const encode::ProfileData& profile, size_t index,
+           const std::function<bool(const encode::ProfileSample&)>& keep, bool base);
 
   FlameTree Finish() &&;
 

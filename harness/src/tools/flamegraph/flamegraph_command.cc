@@ -146,7 +146,8 @@ int RunFlamegraphCommand(const std::vector<std::string>& args, std::string& out,
            "\n";
   }
 
-  std::string html = HtmlPageStart(files[0] + " — " + type.type);
+  FlamePage page(files[0] + " — " + type.type);
+  std::string& html = page.html();
   html += "<h1>";
   AppendHtmlEscaped(html, files[0]);
   if (tree.differential) {
@@ -157,9 +158,8 @@ int RunFlamegraphCommand(const std::vector<std::string>& args, std::string& out,
   AppendHtmlEscaped(html, DescribeTotal(tree));
   if (focus) AppendHtmlEscaped(html, ", samples with " + focus->spec());
   html += "</p>\n";
-  AppendFlameGraph(tree, html);
-  html += HtmlPageEnd();
-  if (Status written = WriteAndCommit(*output, html); !written.ok()) {
+  page.AppendGraph(tree);
+  if (Status written = WriteAndCommit(*output, std::move(page).Finish()); !written.ok()) {
     return Fail(err, "-o: " + written.message());
   }
   return kExitOk;

@@ -134,6 +134,8 @@ check_exit_codes benchprof "$benchprof"
 check_exit_codes "benchprof compare" "$benchprof" compare
 check_exit_codes "benchprof convert" "$benchprof" convert
 check_exit_codes "benchprof trace-summary" "$benchprof" trace-summary
+check_exit_codes "benchprof flamegraph" "$benchprof" flamegraph
+check_exit_codes "benchprof report" "$benchprof" report
 check_exit_codes raytrace "$raytrace"
 check_exit_codes rss-search "$rss_search"
 # And no table in the pages says what no program says.

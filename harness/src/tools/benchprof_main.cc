@@ -10,6 +10,8 @@
 #include "benchprof/flags.h"
 #include "tools/compare/compare_command.h"
 #include "tools/convert/convert_command.h"
+#include "tools/flamegraph/flamegraph_command.h"
+#include "tools/report/report_command.h"
 #include "tools/text_format.h"
 #include "tools/tool_command.h"
 #include "tools/trace_summary/trace_summary_command.h"
@@ -29,6 +31,14 @@ constexpr ToolCommand kCommands[] = {
      benchprof::compare::RunCompareCommand, benchprof::compare::CompareHelp},
     {"convert", "convert Google Benchmark JSON to Go benchmark text (for benchstat)",
      benchprof::convert::RunConvertCommand, benchprof::convert::ConvertHelp},
+    {"flamegraph",
+     "draw a pprof profile as an interactive HTML flame graph (or the\n"
+     "change from a base profile)",
+     benchprof::flamegraph::RunFlamegraphCommand, benchprof::flamegraph::FlamegraphHelp},
+    {"report",
+     "one self-contained HTML page for a run: results table, flame graphs\n"
+     "per benchmark, trace summary",
+     benchprof::report::RunReportCommand, benchprof::report::ReportHelp},
     {"trace-summary",
      "summarize a `bench --trace` file: per-thread busy/idle share,\n"
      "task and region durations (count, min, p50, p90, p99, max)",

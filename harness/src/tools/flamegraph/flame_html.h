@@ -1,0 +1,82 @@
+// Flame graphs as self-contained HTML: the page needs no network, no
+// external script and no font. Each graph is a <div class="fg"> that holds
+// its tree as JSON (<script type="application/json" class="fg-data">); one
+// small script, embedded once per page, draws every graph on the page as
+// absolutely positioned boxes (root on top, callees below, widths in
+// percent so printing and narrow screens keep the proportions), and makes
+// them interactive: click a frame to zoom to it (click an ancestor or
+// "Reset" to zoom out), a regex search highlights frames and sums their
+// share, hovering a frame shows its function, file:line, value and share
+// (and in a differential graph the base and the normalised change).
+//
+// The URL fragment drives the same actions, for links and for tests:
+// "#search=REGEX" searches every graph, "#click=NAME" clicks the first frame
+// of function NAME in every graph that has one. After drawing, a graph's
+// element carries data-zoom (the zoomed function), data-drawn (frames drawn)
+// and, after a search, data-matched (the matched value).
+//
+// The data: {"type","unit","diff","scale","bscale","nodes":[name,depth,
+// value(,base),...]} with nodes in preorder, names indexing the page's one
+// <script type="application/json" class="fg-names"> array of [function,
+// location]; value*scale (base*bscale) is the frame's value. Scales are the
+// greatest common divisor of the values (a CPU profile's period), which
+// keeps the numbers short.
+//
+//   FlamePage page("cpu.pprof");
+//   page.html() += "<h1>cpu.pprof</h1>";
+//   page.AppendGraph(tree);
+//   std::string html = std::move(page).Finish();
+//
+// Thread-safety: thread-safe (pure functions).
+#ifndef BENCHPROF_TOOLS_FLAMEGRAPH_FLAME_HTML_H_
+#define BENCHPROF_TOOLS_FLAMEGRAPH_FLAME_HTML_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "tools/flamegraph/flame_tree.h"
+
+namespace benchprof::flamegraph {
+
+// Appends `text` with &, <, >, " and ' escaped, for element content and
+// quoted attribute values.
+void AppendHtmlEscaped(std::string& out, std::string_view text);
+
+// "cpu 1.29s in 129 samples": the sample type and the tree's total, for a
+// caption.
+std::string DescribeTotal(const FlameTree& tree);
+
+// A page under construction: its head (title, style sheet, flame-graph
+// script), content appended by the caller and by AppendGraph, and at the
+// end the function names of all its graphs, once (a report of many
+// benchmarks repeats the same functions in every graph).
+//
+// Thread-safety: thread-compatible.
+class FlamePage {
+ public:
+  explicit FlamePage(std::string_view title);
+
+  // The page so far, for the caller's own content (escape text with
+  // AppendHtmlEscaped).
+  std::string& html() { return html_; }
+
+  // Appends one interactive flame graph of `tree` (toolbar, frames, hover
+  // line, legend for differential trees) and its data.
+  void AppendGraph(const FlameTree& tree);
+
+  // The whole page.
+  std::string Finish() &&;
+
+ private:
+  uint32_t NameIndex(const FrameName& name);
+
+  std::string html_;
+  std::string names_json_;                                // the elements of the names array
+  std::unordered_map<std::string, uint32_t> name_index_;  // function + '\0' + location
+};
+
+}  // namespace benchprof::flamegraph
+
+#endif  // BENCHPROF_TOOLS_FLAMEGRAPH_FLAME_HTML_H_

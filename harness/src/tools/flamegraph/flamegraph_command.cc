@@ -1,0 +1,168 @@
+#include "tools/flamegraph/flamegraph_command.h"
+
+#include <optional>
+#include <utility>
+
+#include "benchprof/flags.h"
+#include "common/atomic_file.h"
+#include "common/file_identity.h"
+#include "tools/flamegraph/flame_html.h"
+#include "tools/flamegraph/flame_tree.h"
+#include "tools/flamegraph/profile_file.h"
+#include "tools/text_format.h"
+#include "tools/tool_command.h"
+
+namespace benchprof::flamegraph {
+
+using tools::kExitBadInput;
+using tools::kExitOk;
+
+namespace {
+
+constexpr std::string_view kProgram = "benchprof flamegraph";
+
+constexpr std::string_view kIntro = R"(Usage: benchprof flamegraph [flags] PROFILE -o FILE
+
+Draws a pprof profile (from bench or any other tool; gzip or not) as a flame
+graph in one self-contained HTML file: it opens in any browser, offline, with
+no external script or font. The root is on top, callees below; frames are
+merged by function name along each stack, inline frames expanded, as pprof's
+flame graph does. Click a frame to zoom to it, click an ancestor or Reset to
+zoom out; the search box takes a regex and sums what it matches; hovering a
+frame shows its function, file:line, value and share.
+
+With --diff_base, the graph is differential: widths are the head PROFILE's
+values, and each frame is coloured by its change against BASE, with BASE
+normalised to the head's total (pprof -diff_base with -normalize): red grew,
+blue shrank, white did not change.
+
+A file that is not a profile, a truncated or corrupt one, an unknown sample
+type, a --tagfocus that no sample matches, an unwritable output: one line on
+the error stream, exit code 3, and no file written.
+
+)";
+
+constexpr ExitCodeInfo kExitCodes[] = {
+    {kExitOk, "the flame graph was written"},
+    {kExitBadInput, "bad input: an unreadable profile or output, a bad flag, no matching sample"},
+};
+
+struct Settings {
+  std::string out;
+  std::string sample_index;
+  std::string tagfocus;
+  std::string diff_base;
+};
+
+void DeclareFlags(FlagSet& flags, Settings* settings) {
+  flags.File("o", &settings->out, "write the HTML flame graph to FILE (atomically; required)");
+  flags.String("sample_index", "TYPE|N", &settings->sample_index,
+               "the sample type to draw, by name (alloc_space) or 0-based index (default: the "
+               "profile's default type, else its last)");
+  flags.String("tagfocus", "[KEY=]REGEX[,REGEX...]", &settings->tagfocus,
+               "only samples with a matching string label, as pprof -tagfocus: "
+               "benchmark=BM_AlgorithmOne");
+  flags.File("diff_base", &settings->diff_base,
+             "draw the change from the base profile FILE (same sample type)");
+}
+
+int Fail(std::string& err, const std::string& message) {
+  return tools::Fail(err, kProgram, message);
+}
+
+}  // namespace
+
+std::string FlamegraphHelp() {
+  Settings unused;
+  FlagSet flags{std::string(kProgram)};
+  DeclareFlags(flags, &unused);
+  return tools::CommandHelp(kIntro, flags, kExitCodes);
+}
+
+int RunFlamegraphCommand(const std::vector<std::string>& args, std::string& out, std::string& err) {
+  Settings settings;
+  FlagSet flags{std::string(kProgram)};
+  DeclareFlags(flags, &settings);
+  CommandLine cl;
+  if (auto done = tools::ParseSubcommand(flags, args, kIntro, kExitCodes, &cl, out, err)) {
+    return *done;
+  }
+  std::vector<std::string> files = cl.operands;
+  files.insert(files.end(), cl.after_separator.begin(), cl.after_separator.end());
+  if (files.size() != 1) {
+    return Fail(err, "expected one profile (got " + std::to_string(files.size()) +
+                         "; see benchprof flamegraph --help)");
+  }
+  if (settings.out.empty()) return Fail(err, "-o FILE is required (the HTML to write)");
+  std::optional<TagFocus> focus;
+  if (!settings.tagfocus.empty()) {
+    StatusOr<TagFocus> parsed = TagFocus::Parse(settings.tagfocus);
+    if (!parsed.ok()) return Fail(err, "--tagfocus: " + parsed.status().message());
+    focus = std::move(*parsed);
+  }
+  // The output is checked before any input is read. The inputs may be one
+  // file (a profile against itself), the output may be neither.
+  for (const NamedPath& input :
+       {NamedPath{"input", files[0]}, NamedPath{"--diff_base", settings.diff_base}}) {
+    if (input.path.empty()) continue;
+    const NamedPath pair[] = {{"-o", settings.out}, input};
+    if (Status distinct = CheckDistinctFiles(pair); !distinct.ok()) {
+      return Fail(err, distinct.message());
+    }
+  }
+  StatusOr<AtomicFile> output = AtomicFile::Create(settings.out);
+  if (!output.ok()) return Fail(err, "-o: " + output.status().message());
+
+  StatusOr<encode::ProfileData> head = ReadProfileFile(files[0]);
+  if (!head.ok()) return Fail(err, head.status().message());
+  StatusOr<size_t> index = ChooseSampleIndex(*head, settings.sample_index);
+  if (!index.ok()) return Fail(err, files[0] + ": --sample_index: " + index.status().message());
+  const encode::ValueTypeName& type = head->sample_types[*index];
+  FlameTreeBuilder builder(type);
+  builder.Add(*head, *index, focus ? &*focus : nullptr, false);
+  if (!settings.diff_base.empty()) {
+    StatusOr<encode::ProfileData> base = ReadProfileFile(settings.diff_base);
+    if (!base.ok()) return Fail(err, base.status().message());
+    StatusOr<size_t> base_index = ChooseSampleIndex(*base, type.type);
+    if (!base_index.ok()) {
+      return Fail(err, settings.diff_base + ": --diff_base: " + base_index.status().message());
+    }
+    if (base->sample_types[*base_index].unit != type.unit) {
+      return Fail(err, settings.diff_base + ": --diff_base: " + type.type + " is in " +
+                           base->sample_types[*base_index].unit + ", not " + type.unit);
+    }
+    builder.Add(*base, *base_index, focus ? &*focus : nullptr, true);
+  }
+  FlameTree tree = std::move(builder).Finish();
+  if (focus && tree.samples == 0) {
+    return Fail(err, files[0] + ": --tagfocus=" + focus->spec() + " matches no sample");
+  }
+  if (tree.differential && tree.nodes[0].base == 0) {
+    // Still a graph: everything in the head is growth.
+    err += std::string(kProgram) + ": warning: " +
+           tools::OneLine(settings.diff_base + ": no " + type.type + " samples" +
+                          (focus ? " match --tagfocus=" + focus->spec() : std::string()) +
+                          " in the base") +
+           "\n";
+  }
+
+  FlamePage page(files[0] + " — " + type.type);
+  std::string& html = page.html();
+  html += "<h1>";
+  AppendHtmlEscaped(html, files[0]);
+  if (tree.differential) {
+    html += " against ";
+    AppendHtmlEscaped(html, settings.diff_base);
+  }
+  html += "</h1>\n<p class=\"meta\">";
+  AppendHtmlEscaped(html, DescribeTotal(tree));
+  if (focus) AppendHtmlEscaped(html, ", samples with " + focus->spec());
+  html += "</p>\n";
+  page.AppendGraph(tree);
+  if (Status written = WriteAndCommit(*output, std::move(page).Finish()); !written.ok()) {
+    return Fail(err, "-o: " + written.message());
+  }
+  return kExitOk;
+}
+
+}  // namespace benchprof::flamegraph

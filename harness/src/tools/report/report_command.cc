@@ -1,0 +1,137 @@
+#include "tools/report/report_command.h"
+
+#include <optional>
+#include <utility>
+
+#include "benchprof/flags.h"
+#include "common/atomic_file.h"
+#include "common/file_identity.h"
+#include "tools/flamegraph/profile_file.h"
+#include "tools/report/run_report.h"
+#include "tools/results/result_reader.h"
+#include "tools/text_format.h"
+#include "tools/tool_command.h"
+#include "tools/trace_summary/trace_file_reader.h"
+
+namespace benchprof::report {
+
+using tools::kExitBadInput;
+using tools::kExitOk;
+
+namespace {
+
+constexpr std::string_view kProgram = "benchprof report";
+
+constexpr std::string_view kIntro = R"(Usage: benchprof report [flags] RESULTS.json -o FILE
+
+Writes one self-contained HTML page for a benchmark run (it opens in any
+browser, offline, prints, and fits a narrow screen):
+
+  - the results table of RESULTS.json (Google Benchmark JSON, as written
+    by --benchmark_out=FILE --benchmark_out_format=json): time and CPU per
+    iteration with their unit, iterations, allocs/op, B/op and the other
+    counters, one row per repetition, plus mean, median and stddev rows;
+  - for each benchmark with samples in --cpuprofile or --memprofile, its
+    flame graphs (the samples labelled benchmark=NAME, each profile's
+    default sample type: cpu, alloc_space), as `benchprof flamegraph` draws
+    them; a profile whose samples name no benchmark of the file is drawn
+    whole;
+  - with --trace, the summary `benchprof trace-summary` prints.
+
+Any input that cannot be read, or an unwritable output: one line on the
+error stream, exit code 3, and no file written.
+
+)";
+
+constexpr ExitCodeInfo kExitCodes[] = {
+    {kExitOk, "the report was written"},
+    {kExitBadInput,
+     "bad input: an unreadable result file, profile, trace or output, or a bad flag"},
+};
+
+struct Settings {
+  std::string out, cpuprofile, memprofile, trace;
+};
+
+void DeclareFlags(FlagSet& flags, Settings* settings) {
+  flags.File("o", &settings->out, "write the HTML report to FILE (atomically; required)");
+  flags.File("cpuprofile", &settings->cpuprofile, "the run's CPU profile (bench --cpuprofile)");
+  flags.File("memprofile", &settings->memprofile, "the run's heap profile (bench --memprofile)");
+  flags.File("trace", &settings->trace, "the run's trace (bench --trace)");
+}
+
+int Fail(std::string& err, const std::string& message) {
+  return tools::Fail(err, kProgram, message);
+}
+
+}  // namespace
+
+std::string ReportHelp() {
+  Settings unused;
+  FlagSet flags{std::string(kProgram)};
+  DeclareFlags(flags, &unused);
+  return tools::CommandHelp(kIntro, flags, kExitCodes);
+}
+
+int RunReportCommand(const std::vector<std::string>& args, std::string& out, std::string& err) {
+  Settings settings;
+  FlagSet flags{std::string(kProgram)};
+  DeclareFlags(flags, &settings);
+  CommandLine cl;
+  if (auto done = tools::ParseSubcommand(flags, args, kIntro, kExitCodes, &cl, out, err)) {
+    return *done;
+  }
+  std::vector<std::string> files = cl.operands;
+  files.insert(files.end(), cl.after_separator.begin(), cl.after_separator.end());
+  if (files.size() != 1) {
+    return Fail(err, "expected one result file (got " + std::to_string(files.size()) +
+                         "; see benchprof report --help)");
+  }
+  if (settings.out.empty()) return Fail(err, "-o FILE is required (the HTML to write)");
+  for (const NamedPath& input :
+       {NamedPath{"input", files[0]}, NamedPath{"--cpuprofile", settings.cpuprofile},
+        NamedPath{"--memprofile", settings.memprofile}, NamedPath{"--trace", settings.trace}}) {
+    if (input.path.empty()) continue;
+    const NamedPath pair[] = {{"-o", settings.out}, input};
+    if (Status distinct = CheckDistinctFiles(pair); !distinct.ok()) {
+      return Fail(err, distinct.message());
+    }
+  }
+  StatusOr<AtomicFile> output = AtomicFile::Create(settings.out);
+  if (!output.ok()) return Fail(err, "-o: " + output.status().message());
+
+  RunReport report;
+  report.results_path = files[0];
+  StatusOr<std::string> text = results::ReadWholeFile(files[0]);
+  if (!text.ok()) return Fail(err, text.status().message());
+  StatusOr<results::GbenchResults> parsed = results::ParseGbenchJson(*text);
+  if (!parsed.ok()) return Fail(err, parsed.status().WithContext(files[0]).message());
+  report.results = std::move(*parsed);
+  for (auto [path, slot] : {std::pair{&settings.cpuprofile, &report.cpu},
+                            std::pair{&settings.memprofile, &report.heap}}) {
+    if (path->empty()) continue;
+    StatusOr<encode::ProfileData> profile = flamegraph::ReadProfileFile(*path);
+    if (!profile.ok()) return Fail(err, profile.status().message());
+    *slot = ProfileSource{*path, std::move(*profile)};
+  }
+  if (!settings.trace.empty()) {
+    trace_summary::TraceSummarizer summarizer;
+    const StatusOr<trace_summary::TraceFileInfo> info = trace_summary::ReadTraceFile(
+        settings.trace,
+        [&summarizer](const trace_summary::TraceEvent& event) { summarizer.Add(event); });
+    if (!info.ok()) return Fail(err, info.status().message());
+    report.trace_path = settings.trace;
+    report.trace = std::move(summarizer).Finish(settings.trace, *info);
+    for (const std::string& warning : report.trace->warnings) {
+      err += std::string(kProgram) +
+             ": warning: " + tools::OneLine(settings.trace + ": " + warning) + "\n";
+    }
+  }
+  if (Status written = flamegraph::WriteAndCommit(*output, RenderRunReport(report));
+      !written.ok()) {
+    return Fail(err, "-o: " + written.message());
+  }
+  return kExitOk;
+}
+
+}  // namespace benchprof::report

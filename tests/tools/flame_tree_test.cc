@@ -1,0 +1,192 @@
+// The flame graph's tree and its HTML data: frames merged by function name
+// along each stack (root first), inline frames expanded innermost-last,
+// values summed per sample type, pprof's sample-type and -tagfocus rules,
+// the base side of differential trees, and deterministic output.
+#include "tools/flamegraph/flame_tree.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "common/json_value.h"
+#include "encode/profile_data.h"
+#include "flamegraph_test_data.h"
+#include "tools/flamegraph/flame_html.h"
+
+namespace benchprof::flamegraph {
+namespace {
+
+using encode::ProfileData;
+using encode::ProfileLabel;
+
+// main -> run -> {work (with helper inlined into it), idle}; samples
+// labelled by benchmark.
+ProfileData SampleProfile() {
+  ProfileData p;
+  p.sample_types = {{"samples", "count"}, {"cpu", "nanoseconds"}};
+  p.period_type = {"cpu", "nanoseconds"};
+  p.period = 10;
+  p.functions = {{"main", "main", "/src/main.cc", 3},
+                 {"run", "_Z3runv", "/src/run.cc", 10},
+                 {"work", "_Z4workv", "/src/work.cc", 20},
+                 {"helper", "_Z6helperv", "/src/work.cc", 5},
+                 {"idle", "_Z4idlev", "/src/run.cc", 30}};
+  p.locations = {{0x100, std::nullopt, {{0, 4}}},
+                 {0x200, std::nullopt, {{1, 12}}},
+                 {0x300, std::nullopt, {{3, 6}, {2, 21}}},  // helper inlined into work
+                 {0x400, std::nullopt, {{4, 31}}},
+                 {0x500, std::nullopt, {{2, 22}}}};  // work itself
+  const auto bench = [](const char* name) {
+    return std::vector<ProfileLabel>{{"benchmark", name, 0, ""}};
+  };
+  p.samples = {{{2, 1, 0}, {3, 30}, bench("BM_One")},
+               {{4, 1, 0}, {1, 10}, bench("BM_One")},
+               {{3, 1, 0}, {2, 20}, bench("BM_Two")},
+               {{1, 0}, {1, 10}, bench("BM_Two")},
+               {{0}, {0, 0}, bench("BM_Two")}};
+  return p;
+}
+
+// "name@depth" -> value, and the root's children order.
+std::vector<std::string> Paths(const FlameTree& tree) {
+  std::vector<std::string> out, stack;
+  for (const FlameNode& node : tree.nodes) {
+    stack.resize(node.depth);
+    stack.push_back(tree.names[node.name].function);
+    std::string path;
+    for (const std::string& s : stack) path += (path.empty() ? "" : ";") + s;
+    out.push_back(path + "=" + std::to_string(node.value) +
+                  (tree.differential ? "/" + std::to_string(node.base) : ""));
+  }
+  return out;
+}
+
+FlameTree Build(const ProfileData& p, size_t index, const TagFocus* focus = nullptr) {
+  FlameTreeBuilder builder(p.sample_types[index]);
+  builder.Add(p, index, focus, false);
+  return std::move(builder).Finish();
+}
+
+TEST(FlameTreeTest, MergesByFunctionAndExpandsInlineFramesOutermostFirst) {
+  const FlameTree tree = Build(SampleProfile(), 1);
+  EXPECT_EQ(Paths(tree), (std::vector<std::string>{"all=70", "all;main=70", "all;main;run=70",
+                                                   "all;main;run;idle=20", "all;main;run;work=40",
+                                                   "all;main;run;work;helper=30"}));
+  EXPECT_EQ(tree.samples, 4u);  // the zero-valued sample adds nothing
+  EXPECT_EQ(tree.names[tree.nodes[1].name].location, "/src/main.cc:3");
+}
+
+TEST(FlameTreeTest, EveryFrameHoldsAtLeastItsChildren) {
+  const FlameTree tree = Build(SampleProfile(), 0);
+  EXPECT_EQ(tree.nodes[0].value, 7);
+  for (size_t i = 0; i < tree.nodes.size(); ++i) {
+    int64_t children = 0;
+    for (size_t j = i + 1; j < tree.nodes.size() && tree.nodes[j].depth > tree.nodes[i].depth;
+         ++j) {
+      if (tree.nodes[j].depth == tree.nodes[i].depth + 1) children += tree.nodes[j].value;
+    }
+    EXPECT_LE(children, tree.nodes[i].value) << i;
+  }
+}
+
+TEST(FlameTreeTest, SampleIndexByNameIndexOrDefault) {
+  ProfileData p = SampleProfile();
+  EXPECT_EQ(*ChooseSampleIndex(p, ""), 1u);  // no default: the last
+  EXPECT_EQ(*ChooseSampleIndex(p, "samples"), 0u);
+  EXPECT_EQ(*ChooseSampleIndex(p, "1"), 1u);
+  p.default_sample_type = "samples";
+  EXPECT_EQ(*ChooseSampleIndex(p, ""), 0u);
+  const StatusOr<size_t> unknown = ChooseSampleIndex(p, "alloc_space");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.status().message(),
+            "no sample type \"alloc_space\" (the profile has 0=samples, 1=cpu)");
+  EXPECT_FALSE(ChooseSampleIndex(p, "2").ok());
+}
+
+TEST(FlameTreeTest, TagFocusKeepsMatchingSamplesAsPprofDoes) {
+  const ProfileData p = SampleProfile();
+  StatusOr<TagFocus> one = TagFocus::Parse("benchmark=One");
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(Build(p, 1, &*one).nodes[0].value, 40);
+  StatusOr<TagFocus> either = TagFocus::Parse("benchmark=^BM_One$,Two");
+  ASSERT_TRUE(either.ok());
+  EXPECT_EQ(Build(p, 1, &*either).nodes[0].value, 70);
+  StatusOr<TagFocus> keyless = TagFocus::Parse("benchmark:BM_T");  // "key:value", all must match
+  ASSERT_TRUE(keyless.ok());
+  EXPECT_EQ(Build(p, 1, &*keyless).nodes[0].value, 30);
+  StatusOr<TagFocus> none = TagFocus::Parse("threads=.");
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(Build(p, 1, &*none).samples, 0u);
+  EXPECT_FALSE(TagFocus::Parse("benchmark=(").ok());
+  EXPECT_FALSE(TagFocus::Parse("=x").ok());
+  EXPECT_FALSE(TagFocus::Parse("benchmark=a,").ok());
+}
+
+TEST(FlameTreeTest, DifferentialTreeCarriesTheBaseAlongTheSamePaths) {
+  const ProfileData head = SampleProfile();
+  ProfileData base = SampleProfile();
+  base.samples[0].values = {1, 10};  // helper: 30 -> 10
+  FlameTreeBuilder builder(head.sample_types[1]);
+  builder.Add(head, 1, nullptr, false);
+  builder.Add(base, 1, nullptr, true);
+  const FlameTree tree = std::move(builder).Finish();
+  EXPECT_TRUE(tree.differential);
+  EXPECT_EQ(Paths(tree),
+            (std::vector<std::string>{"all=70/50", "all;main=70/50", "all;main;run=70/50",
+                                      "all;main;run;idle=20/20", "all;main;run;work=40/20",
+                                      "all;main;run;work;helper=30/10"}));
+}
+
+TEST(FlameTreeTest, OutputDoesNotDependOnTheOrderOfTheProfilesTables) {
+  const ProfileData p = SampleProfile();
+  ProfileData shuffled = p;
+  std::reverse(shuffled.functions.begin(), shuffled.functions.end());
+  for (auto& location : shuffled.locations) {
+    for (auto& line : location.lines) line.function_index = 4 - line.function_index;
+  }
+  std::reverse(shuffled.samples.begin(), shuffled.samples.end());
+  FlamePage a("p"), b("p");
+  a.AppendGraph(Build(p, 1));
+  b.AppendGraph(Build(shuffled, 1));
+  EXPECT_EQ(std::move(a).Finish(), std::move(b).Finish());
+}
+
+// The JSON a page embeds, parsed back: values times the scale sum as the
+// tree's; names are the page's, shared by its graphs.
+TEST(FlameHtmlTest, EmbeddedDataRoundTrips) {
+  ProfileData p = SampleProfile();
+  p.functions[4].name = "idle</script><b>";
+  const FlameTree tree = Build(p, 1);
+  FlamePage page("t");
+  page.AppendGraph(tree);
+  page.AppendGraph(Build(p, 0));
+  const std::string html = std::move(page).Finish();
+  EXPECT_EQ(html.find("</script><b>"), std::string::npos);
+  const std::vector<testing::ShownGraph> graphs = testing::GraphsOnPage(html);
+  ASSERT_EQ(graphs.size(), 2u);
+  EXPECT_EQ(graphs[0].unit, "nanoseconds");
+  EXPECT_EQ(graphs[1].unit, "count");
+  ASSERT_EQ(graphs[0].frames.size(), tree.nodes.size());
+  for (size_t i = 0; i < tree.nodes.size(); ++i) {
+    EXPECT_EQ(graphs[0].frames[i].value, tree.nodes[i].value);
+    EXPECT_EQ(graphs[0].frames[i].function, tree.names[tree.nodes[i].name].function);
+  }
+  EXPECT_EQ(graphs[0].frames[3].function, "idle</script><b>");
+  EXPECT_EQ(graphs[1].frames[0].value, 7);
+  // The scale is the values' greatest common divisor: 10 here.
+  EXPECT_NE(html.find("\"scale\":10,"), std::string::npos);
+  // Each name once.
+  size_t count = 0;
+  for (size_t at = html.find("[\"run\","); at != std::string::npos;
+       at = html.find("[\"run\",", at + 1)) {
+    ++count;
+  }
+  EXPECT_EQ(count, 1u);
+}
+
+}  // namespace
+}  // namespace benchprof::flamegraph

@@ -1,0 +1,218 @@
+// benchprof's HTML pages in headless Chromium (as the speedscope test runs
+// it), loaded from file URLs with networking disabled: the page draws the
+// expected functions, a click zooms (the "#click=NAME" hook clicks the
+// frame's element; the DOM after it is dumped), a search sums its matches,
+// and a screenshot is not blank. The time a 10,000-stack page takes to
+// become usable is printed, not asserted.
+//
+// ci/setup-debian installs Chromium. Without it the test skips, saying so,
+// unless BENCHPROF_REQUIRE_VIEWERS is set (ci/test sets it).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "encode/pprof_writer.h"
+#include "png_pixels.h"
+#include "support/subprocess.h"
+#include "synthetic_profile.h"
+
+namespace benchprof {
+namespace {
+
+using testing::ProcessResult;
+using testing::RunProcess;
+using testing::TempDir;
+
+class HtmlBrowserTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!testing::FileExists(CHROMIUM_PATH)) {
+      const std::string missing = "no Chromium at " CHROMIUM_PATH " (ci/setup-debian)";
+      ASSERT_EQ(std::getenv("BENCHPROF_REQUIRE_VIEWERS"), nullptr) << missing;
+      GTEST_SKIP() << missing;
+    }
+  }
+
+  // Chromium with no network: proxies to a closed port, names resolve to nothing.
+  ProcessResult Browse(const std::vector<std::string>& what, const std::string& url) {
+    std::vector<std::string> argv = {"/usr/bin/timeout",
+                                     "120",
+                                     CHROMIUM_PATH,
+                                     "--headless",
+                                     "--no-sandbox",
+                                     "--disable-gpu",
+                                     "--user-data-dir=" + dir_.File("chromium"),
+                                     "--proxy-server=127.0.0.1:9",
+                                     "--host-resolver-rules=MAP * ~NOTFOUND",
+                                     "--window-size=1200,800"};
+    argv.insert(argv.end(), what.begin(), what.end());
+    argv.push_back(url);
+    return RunProcess(argv);
+  }
+
+  std::string Dom(const std::string& url) {
+    const ProcessResult r = Browse({"--virtual-time-budget=5000", "--dump-dom"}, url);
+    EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+    return r.stdout_text;
+  }
+
+  std::string Flamegraph(const encode::ProfileData& profile, const std::string& name) {
+    EXPECT_TRUE(encode::WriteProfileFile(profile, dir_.File(name + ".pprof")).ok());
+    const ProcessResult r = RunProcess({BENCHPROF_PATH, "flamegraph", dir_.File(name + ".pprof"),
+                                        "-o", dir_.File(name + ".html")});
+    EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+    return "file://" + dir_.File(name + ".html");
+  }
+
+  TempDir dir_;
+};
+
+// main -> run -> {work -> helper, idle}.
+encode::ProfileData SmallProfile() {
+  encode::ProfileData p;
+  p.sample_types = {{"samples", "count"}, {"cpu", "nanoseconds"}};
+  p.period_type = {"cpu", "nanoseconds"};
+  p.period = 10'000'000;
+  p.functions = {{"main", "main", "/src/main.cc", 3},
+                 {"run", "run", "/src/run.cc", 10},
+                 {"work", "work", "/src/work.cc", 20},
+                 {"helper", "helper", "/src/work.cc", 5},
+                 {"idle", "idle", "/src/run.cc", 30}};
+  for (size_t i = 0; i < p.functions.size(); ++i) {
+    p.locations.push_back({0x100 * (i + 1), std::nullopt, {{i, 1}}});
+  }
+  p.samples = {{{3, 2, 1, 0}, {3, 30'000'000}, {}},
+               {{2, 1, 0}, {1, 10'000'000}, {}},
+               {{4, 1, 0}, {4, 40'000'000}, {}}};
+  return p;
+}
+
+struct DrawnFrame {
+  std::string name;
+  double left = 0, width = 0;
+  int top = 0;
+  bool ancestor = false;
+};
+
+// The frames the script drew, by name.
+std::map<std::string, DrawnFrame> DrawnFrames(const std::string& dom) {
+  static const std::regex frame(
+      R"re(<div class="fg-f( fg-a)?" data-i="\d+" style="left: ?([0-9.]+)%; ?width: ?([0-9.]+)%; ?top: ?(\d+)px;[^"]*">([^<]*)</div>)re");
+  std::map<std::string, DrawnFrame> frames;
+  for (auto it = std::sregex_iterator(dom.begin(), dom.end(), frame); it != std::sregex_iterator();
+       ++it) {
+    const std::smatch& m = *it;
+    frames[m[5]] =
+        DrawnFrame{m[5], std::stod(m[2]), std::stod(m[3]), std::stoi(m[4]), m[1].matched};
+  }
+  return frames;
+}
+
+std::string Attribute(const std::string& dom, const std::string& name) {
+  const std::regex attribute(name + "=\"([^\"]*)\"");
+  std::smatch m;
+  return std::regex_search(dom, m, attribute) ? std::string(m[1]) : "<absent>";
+}
+
+TEST_F(HtmlBrowserTest, FlamegraphShowsFunctionsWithWidthsOfTheirValues) {
+  const std::string url = Flamegraph(SmallProfile(), "small");
+  const std::map<std::string, DrawnFrame> frames = DrawnFrames(Dom(url));
+  ASSERT_EQ(frames.size(), 6u) << "all, main, run, work, helper, idle";
+  EXPECT_DOUBLE_EQ(frames.at("all").width, 100);
+  EXPECT_DOUBLE_EQ(frames.at("run").width, 100);
+  EXPECT_DOUBLE_EQ(frames.at("idle").width, 50);  // 40 of 80 ms
+  EXPECT_DOUBLE_EQ(frames.at("work").width, 50);
+  EXPECT_DOUBLE_EQ(frames.at("helper").width, 37.5);
+  EXPECT_LT(frames.at("idle").left, frames.at("work").left);  // children sorted by name
+  EXPECT_GT(frames.at("helper").top, frames.at("work").top);  // callees below
+}
+
+TEST_F(HtmlBrowserTest, ClickZoomsToTheFrameAndSearchSumsMatches) {
+  const std::string url = Flamegraph(SmallProfile(), "small");
+  const std::string dom = Dom(url + "#search=^(helper|work)$&click=work");
+  EXPECT_EQ(Attribute(dom, "data-zoom"), "work");
+  EXPECT_EQ(Attribute(dom, "data-matched"), "40000000") << "work holds helper: counted once";
+  const std::map<std::string, DrawnFrame> frames = DrawnFrames(dom);
+  ASSERT_EQ(frames.count("work"), 1u);
+  EXPECT_DOUBLE_EQ(frames.at("work").width, 100);
+  EXPECT_DOUBLE_EQ(frames.at("helper").width, 75);
+  EXPECT_TRUE(frames.at("run").ancestor);
+  EXPECT_EQ(frames.count("idle"), 0u) << "outside the zoomed frame";
+}
+
+TEST_F(HtmlBrowserTest, ScreenshotIsNotBlank) {
+  const std::string url = Flamegraph(SmallProfile(), "small");
+  const ProcessResult r = Browse({"--screenshot=" + dir_.File("shot.png")}, url);
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const testing::Pixels pixels = testing::DecodePng(testing::ReadFile(dir_.File("shot.png")));
+  ASSERT_FALSE(pixels.rgb.empty()) << "not a PNG Chromium would write";
+  std::set<uint32_t> colors;
+  size_t not_white = 0;
+  for (const uint32_t px : pixels.rgb) {
+    colors.insert(px);
+    if (px != 0xffffff) ++not_white;
+  }
+  EXPECT_GE(colors.size(), 6u) << "a frame colour per function at least";
+  EXPECT_GT(not_white, pixels.rgb.size() / 20) << "the frames cover part of the page";
+}
+
+// SmallProfile's samples split between two benchmarks of the compare
+// tests' result files.
+encode::ProfileData LabelledProfile() {
+  encode::ProfileData p = SmallProfile();
+  const char* benchmarks[] = {"BM_AlgorithmOne", "BM_AlgorithmOne", "BM_Vector/8"};
+  for (size_t i = 0; i < p.samples.size(); ++i) {
+    p.samples[i].labels = {{"benchmark", benchmarks[i], 0, ""}};
+  }
+  return p;
+}
+
+TEST_F(HtmlBrowserTest, ReportShowsTheTableAndEachBenchmarksGraph) {
+  ASSERT_TRUE(encode::WriteProfileFile(LabelledProfile(), dir_.File("cpu.pprof")).ok());
+  const ProcessResult r =
+      RunProcess({BENCHPROF_PATH, "report", COMPARE_TESTDATA_DIR "/head.json",
+                  "--cpuprofile=" + dir_.File("cpu.pprof"), "-o", dir_.File("report.html")});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const std::string url = "file://" + dir_.File("report.html");
+  const std::string dom = Dom(url + "#click=work");
+  // Two graphs, BM_AlgorithmOne's (work, helper) and BM_Vector/8's (idle),
+  // drawn; the click zoomed the first.
+  const std::regex graph_data(R"re(<div class="fg"[^>]*data-zoom="([^"]*)")re");
+  std::vector<std::string> zooms;
+  for (auto it = std::sregex_iterator(dom.begin(), dom.end(), graph_data);
+       it != std::sregex_iterator(); ++it) {
+    zooms.push_back((*it)[1]);
+  }
+  EXPECT_EQ(zooms, (std::vector<std::string>{"work", "all"}));
+  EXPECT_NE(dom.find(">helper</div>"), std::string::npos);
+  EXPECT_NE(dom.find(">idle</div>"), std::string::npos);
+  EXPECT_NE(dom.find(">BM_Vector/8</a></td>"), std::string::npos);
+
+  const ProcessResult shot = Browse({"--screenshot=" + dir_.File("report.png")}, url);
+  ASSERT_EQ(shot.exit_code, 0) << shot.stderr_text;
+  const testing::Pixels pixels = testing::DecodePng(testing::ReadFile(dir_.File("report.png")));
+  ASSERT_FALSE(pixels.rgb.empty());
+  EXPECT_GE(std::set<uint32_t>(pixels.rgb.begin(), pixels.rgb.end()).size(), 6u);
+}
+
+TEST_F(HtmlBrowserTest, TenThousandStackPageBecomesUsable) {
+  const std::string url = Flamegraph(testing::SyntheticCpuProfile(10'000), "big");
+  // The search hook draws at once, so the time is real, not virtual.
+  const ProcessResult r = Browse({"--dump-dom"}, url + "#search=Function1$");
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const std::string& dom = r.stdout_text;
+  const std::string drawn = Attribute(dom, "data-drawn");
+  ASSERT_NE(drawn, "<absent>");
+  EXPECT_GT(std::stoi(drawn), 100);
+  std::printf("10,000 stacks: %s frames drawn, usable %s ms after navigation\n", drawn.c_str(),
+              Attribute(dom, "data-fg-ready-ms").c_str());
+}
+
+}  // namespace
+}  // namespace benchprof

@@ -280,6 +280,46 @@ TEST(InterruptionTest, AnInterruptedWritePhaseLeavesAllOutputsNewOrAllOld) {
   EXPECT_EQ(Sorted(ListDirectory(dir.path())), FixtureOutputFiles());
 }
 
+// How many RSS corpus directories (bench-rss-*) are in `tmpdir`.
+int CorpusDirectories(const TempDir& tmpdir) {
+  int count = 0;
+  for (const std::string& name : ListDirectory(tmpdir.path())) {
+    count += name.starts_with("bench-rss-") ? 1 : 0;
+  }
+  return count;
+}
+
+// The RSS benchmarks' corpus directory ($TMPDIR/bench-rss-*) goes with
+// bench's own temporaries: it is registered through <benchprof/files.h>.
+TEST(InterruptionTest, ASignalRemovesTheRssCorpusDirectory) {
+  TempDir tmpdir;
+  TempDir dir;
+  setenv("TMPDIR", tmpdir.path().c_str(), 1);
+  const Interrupted run = RunAndSignalWhen(
+      {"--benchmark_filter=Freq/sequential", "--benchmark_min_time=30",
+       "--benchmark_out=" + dir.File("out.json")},
+      {SIGTERM}, [&] { return CorpusDirectories(tmpdir) > 0; }, BENCH_PATH);
+  unsetenv("TMPDIR");
+  EXPECT_EQ(run.exit_code, 128 + SIGTERM) << run.term_signal << run.stderr_text;
+  EXPECT_EQ(CorpusDirectories(tmpdir), 0);
+  // Interrupted before its first run completed: no run to write, but the
+  // file says so.
+  EXPECT_EQ(ListDirectory(dir.path()), std::vector<std::string>{"out.json"});
+}
+
+// Past `ulimit -f` a write fails as on a full disk (before, SIGXFSZ killed
+// bench and left its temporary files).
+TEST(InterruptionTest, AFileSizeLimitIsAFailedWriteNotAKill) {
+  TempDir dir;
+  const ProcessResult run = RunProcess(
+      {"/bin/sh", "-c", "ulimit -f 8; exec \"$@\"", "sh", BENCH_PATH,
+       "--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.001",
+       "--benchmark_repetitions=200", "--benchmark_out=" + dir.File("out.json")});
+  EXPECT_EQ(run.exit_code, 4) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("File too large"), std::string::npos) << run.stderr_text;
+  EXPECT_TRUE(ListDirectory(dir.path()).empty());
+}
+
 TEST(InterruptionTest, TheNextRunRemovesWhatAKilledRunLeft) {
   TempDir dir;
   const std::string out = "--benchmark_out=" + dir.File("out.json");

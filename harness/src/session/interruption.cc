@@ -151,6 +151,12 @@ std::string* g_guard_program = nullptr;
 int g_guard_exit_code = 1;
 
 void OnExit() {
+  // A benchmark thread that gives up while the watcher writes what was
+  // collected (say, its scratch files vanished) waits for the watcher's
+  // exit instead of racing it.
+  if (g_phase.load() == kSalvaging) {
+    for (;;) pause();
+  }
   if (!g_guarding.load()) return;
   RemoveAllTemporaries();
   std::fprintf(stderr,
@@ -174,11 +180,15 @@ LibraryExitGuard::LibraryExitGuard(const std::string& program, int exit_code) {
 LibraryExitGuard::~LibraryExitGuard() { g_guarding.store(false); }
 
 Status WatchForInterruption(const std::string& program) {
+  NoteInterruptionsHandled();  // <benchprof/files.h>'s HandleInterruptions: bench's own
   const sigset_t signals = InterruptingSignals();
   if (const int error = pthread_sigmask(SIG_BLOCK, &signals, nullptr); error != 0) {
     return Status::Error(std::string("cannot block interrupting signals: ") + std::strerror(error));
   }
   signal(SIGPIPE, SIG_IGN);
+  // Past `ulimit -f`, a write fails with EFBIG (reported, the previous file
+  // kept) instead of the signal killing the process mid-write.
+  signal(SIGXFSZ, SIG_IGN);
   try {
     std::thread(WatchSignals, program, signals).detach();
   } catch (const std::system_error& e) {

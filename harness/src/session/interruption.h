@@ -23,7 +23,8 @@
 //
 // SIGPIPE is ignored: when whatever reads stdout goes away (`| head -1`),
 // the console output stops but the run completes and --benchmark_out and
-// the profiles are written.
+// the profiles are written. SIGXFSZ is ignored: a write past `ulimit -f`
+// fails like one on a full disk (exit 4, the previous file kept).
 //
 //   WatchForInterruption("bench");   // first thing, before any thread starts
 //   BeginBenchmarks([&](const std::string& reason) { ... write, CommitTogether ... });

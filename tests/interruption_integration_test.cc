@@ -1,11 +1,14 @@
 // bench interrupted (session/interruption.h): exit 128 + the signal, one
-// line, no temporary file left, the previous output files untouched; a run
+// line, no temporary file left; while a benchmark's loop runs, what was
+// collected is written and marked as interrupted; a second signal keeps the
+// previous files; a write phase leaves all outputs new or all old; a run
 // killed with SIGKILL leaves its temporary, which the next run removes; a
 // reader of stdout that goes away does not cost --benchmark_out.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +21,8 @@
 
 #include "collect/cpu_sampler.h"
 #include "common/json_value.h"
+#include "encode/pprof_reader.h"
+#include "support/go_pprof.h"
 #include "support/subprocess.h"
 
 extern char** environ;
@@ -46,12 +51,14 @@ bool HasTemporaries(const std::string& directory) {
   return false;
 }
 
-// Starts bench with `args`, stderr to a file; once its temporary outputs
-// exist in `outputs` (however slowly a loaded machine starts it), sends
-// `signal_number` after `delay` more, and waits for it.
-Interrupted RunAndSignal(std::vector<std::string> args, int signal_number,
-                         std::chrono::milliseconds delay, const std::string& outputs) {
-  args.insert(args.begin(), BENCH_PATH);
+// Starts `binary` with `args`, stderr to a file; once `ready()` (polled
+// every 5 ms, however slowly a loaded machine starts it), sends each of
+// `signals`, and waits for it (a process that does not end within 120 s
+// is killed and the test fails).
+template <typename Ready>
+Interrupted RunAndSignalWhen(std::vector<std::string> args, const std::vector<int>& signals,
+                             Ready ready, const std::string& binary = "") {
+  if (!binary.empty()) args.insert(args.begin(), binary);
   std::vector<char*> argv;
   for (std::string& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
@@ -66,18 +73,49 @@ Interrupted RunAndSignal(std::vector<std::string> args, int signal_number,
   Interrupted result;
   if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0) return result;
   posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  bool ended = false;
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!HasTemporaries(outputs) && std::chrono::steady_clock::now() < give_up) {
+  while (!ready() && std::chrono::steady_clock::now() < give_up) {
+    if (waitpid(pid, &status, WNOHANG) == pid) {
+      ended = true;
+      break;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  std::this_thread::sleep_for(delay);
-  kill(pid, signal_number);
-  int status = 0;
-  waitpid(pid, &status, 0);
+  if (!ended) {
+    for (const int signal_number : signals) kill(pid, signal_number);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (waitpid(pid, &status, WNOHANG) != pid) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        ADD_FAILURE() << "the process did not end after the signal";
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.term_signal = WTERMSIG(status);
   result.stderr_text = ReadFile(errors);
   return result;
+}
+
+// bench with `args`, signalled with `signal_number` `delay` after its
+// temporary outputs exist in `outputs` (then its signal watcher runs).
+Interrupted RunAndSignal(std::vector<std::string> args, int signal_number,
+                         std::chrono::milliseconds delay, const std::string& outputs) {
+  bool waited = false;
+  return RunAndSignalWhen(
+      std::move(args), {signal_number},
+      [&] {
+        if (!HasTemporaries(outputs)) return false;
+        if (!waited) std::this_thread::sleep_for(delay);
+        waited = true;
+        return true;
+      },
+      BENCH_PATH);
 }
 
 std::vector<std::string> Sorted(std::vector<std::string> names) {
@@ -98,30 +136,188 @@ std::vector<std::string> OutputFiles() {
   return {"cpu.pprof", "out.json", "trace.json"};
 }
 
-TEST(InterruptionTest, ASignalEndsTheRunAndLeavesThePreviousFiles) {
-  TempDir dir;
-  const std::vector<std::string> outputs = Outputs(dir);
-  std::vector<std::string> quick = {"--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.01"};
-  quick.insert(quick.end(), outputs.begin(), outputs.end());
-  quick.insert(quick.begin(), BENCH_PATH);
-  ASSERT_EQ(RunProcess(quick).exit_code, 0);
-  const std::string results = ReadFile(dir.File("out.json"));
-  const std::string trace = ReadFile(dir.File("trace.json"));
-  // 30 s of benchmarks, interrupted in their timed loops.
-  std::vector<std::string> slow = {"--benchmark_filter=Alg", "--benchmark_min_time=15"};
-  slow.insert(slow.end(), outputs.begin(), outputs.end());
+// The outputs of an interrupted fixture run in `dir`: what every build
+// can write (ThreadSanitizer builds have no CPU profiler, sanitizer builds
+// no heap profiler).
+std::vector<std::string> FixtureOutputs(const TempDir& dir) {
+  std::vector<std::string> flags = {"--benchmark_out=" + dir.File("out.json"),
+                                    "--trace=" + dir.File("trace.json")};
+  if (collect::kCpuSamplerSupported) flags.push_back("--cpuprofile=" + dir.File("cpu.pprof"));
+  if (ALLOC_HOOKS_ENABLED) flags.push_back("--memprofile=" + dir.File("mem.pprof"));
+  return flags;
+}
+std::vector<std::string> FixtureOutputFiles() {
+  std::vector<std::string> files = {"out.json", "trace.json"};
+  if (collect::kCpuSamplerSupported) files.push_back("cpu.pprof");
+  if (ALLOC_HOOKS_ENABLED) files.push_back("mem.pprof");
+  return Sorted(files);
+}
+
+// The fixture with `args` and BENCHPROF_TEST_STARTED set, signalled with
+// each of `signals` (at once, in that order) once BM_Endless's loop runs.
+Interrupted InterruptEndlessLoop(std::vector<std::string> args, std::vector<int> signals) {
+  const TempDir marker_dir;
+  const std::string marker = marker_dir.File("started");
+  setenv("BENCHPROF_TEST_STARTED", marker.c_str(), 1);
+  args.insert(args.begin(), INTERRUPT_FIXTURE_BENCH_PATH);
+  Interrupted run = RunAndSignalWhen(args, signals, [&] { return testing::FileExists(marker); });
+  unsetenv("BENCHPROF_TEST_STARTED");
+  return run;
+}
+
+// The first signal, while a benchmark's loop runs and cannot be stopped:
+// every output is written from what was collected (the completed run in
+// --benchmark_out, the profiles and the trace so far), each marked as
+// interrupted, no temporary is left, one line, exit 128 + the signal.
+TEST(InterruptionTest, TheFirstSignalWritesWhatWasCollected) {
   for (const auto& [signal_number, name] : std::vector<std::pair<int, std::string>>{
            {SIGINT, "SIGINT"}, {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}}) {
     SCOPED_TRACE(name);
-    const Interrupted run =
-        RunAndSignal(slow, signal_number, std::chrono::milliseconds(700), dir.path());
-    EXPECT_EQ(run.exit_code, 128 + signal_number);
-    EXPECT_EQ(run.stderr_text.substr(run.stderr_text.rfind("bench: ")),
-              "bench: interrupted by " + name + "; no output file written, previous ones kept\n");
-    EXPECT_EQ(Sorted(ListDirectory(dir.path())), OutputFiles());
-    EXPECT_EQ(ReadFile(dir.File("out.json")), results);
-    EXPECT_EQ(ReadFile(dir.File("trace.json")), trace);
+    TempDir dir;
+    const Interrupted run = InterruptEndlessLoop(FixtureOutputs(dir), {signal_number});
+    EXPECT_EQ(run.exit_code, 128 + signal_number) << run.stderr_text;
+    ASSERT_NE(run.stderr_text.rfind("interrupt_fixture_bench: "), std::string::npos);
+    EXPECT_EQ(run.stderr_text.substr(run.stderr_text.rfind("interrupt_fixture_bench: ")),
+              "interrupt_fixture_bench: interrupted by " + name +
+                  "; wrote the 1 completed run and what was collected until then, marked as "
+                  "interrupted\n");
+    EXPECT_EQ(Sorted(ListDirectory(dir.path())), FixtureOutputFiles());
+
+    StatusOr<json::Value> results = json::Parse(ReadFile(dir.File("out.json")));
+    ASSERT_TRUE(results.ok()) << results.status().message();
+    const json::Value* context = results->Find("context");
+    ASSERT_NE(context, nullptr);
+    ASSERT_NE(context->Find("benchprof_interrupted"), nullptr);
+    EXPECT_EQ(context->Find("benchprof_interrupted")->as_string(), name);
+    const json::Value* benchmarks = results->Find("benchmarks");
+    ASSERT_NE(benchmarks, nullptr);
+    ASSERT_EQ(benchmarks->as_array().size(), 1u);
+    EXPECT_EQ(benchmarks->as_array()[0].Find("name")->as_string(), "BM_Quick/iterations:1000");
+
+    StatusOr<json::Value> trace = json::Parse(ReadFile(dir.File("trace.json")));
+    ASSERT_TRUE(trace.ok()) << trace.status().message();
+    ASSERT_NE(trace->Find("otherData")->Find("interrupted"), nullptr);
+    EXPECT_EQ(trace->Find("otherData")->Find("interrupted")->as_string(), name);
+
+    for (const std::string& file : FixtureOutputFiles()) {
+      if (!file.ends_with(".pprof")) continue;
+      SCOPED_TRACE(file);
+      StatusOr<encode::ProfileData> profile = encode::ReadProfile(ReadFile(dir.File(file)));
+      ASSERT_TRUE(profile.ok()) << profile.status().message();
+      const std::string expected = "benchprof: interrupted (" + name + ")";
+      EXPECT_TRUE(std::any_of(profile->comments.begin(), profile->comments.end(),
+                              [&](const std::string& c) { return c.starts_with(expected); }));
+      // The loop that never finished is in the profile, as go tool pprof
+      // reads it.
+      if (std::string(GO_PATH).empty()) {
+        ADD_FAILURE() << "go tool pprof is needed to read the profiles";
+        continue;
+      }
+      const ProcessResult top =
+          testing::RunGoPprof(GO_PATH, {"-top", "-nodefraction=0", dir.File(file)}, dir);
+      EXPECT_EQ(top.exit_code, 0) << top.stderr_text;
+      EXPECT_NE(top.stdout_text.find("BM_Endless"), std::string::npos) << top.stdout_text;
+    }
   }
+}
+
+// A second signal while the outputs are being written exits at once: no
+// output replaced, no temporary left.
+TEST(InterruptionTest, ASecondSignalExitsAtOnceAndKeepsThePreviousFiles) {
+  TempDir dir;
+  std::vector<std::string> complete = {INTERRUPT_FIXTURE_BENCH_PATH, "--benchmark_filter=Quick"};
+  for (const std::string& output : FixtureOutputs(dir)) complete.push_back(output);
+  ASSERT_EQ(RunProcess(complete).exit_code, 0);
+  std::vector<std::string> before;
+  for (const std::string& file : FixtureOutputFiles()) before.push_back(ReadFile(dir.File(file)));
+  // Both are pending when the watcher wakes: it takes SIGINT (the lower
+  // number) first, starts writing, and finds SIGTERM at once.
+  const Interrupted run = InterruptEndlessLoop(FixtureOutputs(dir), {SIGINT, SIGTERM});
+  EXPECT_EQ(run.exit_code, 128 + SIGTERM) << run.stderr_text;
+  EXPECT_EQ(run.stderr_text.substr(run.stderr_text.rfind("interrupt_fixture_bench: ")),
+            "interrupt_fixture_bench: interrupted again by SIGTERM while writing; no output file "
+            "written, previous ones kept\n");
+  EXPECT_EQ(Sorted(ListDirectory(dir.path())), FixtureOutputFiles());
+  std::vector<std::string> after;
+  for (const std::string& file : FixtureOutputFiles()) after.push_back(ReadFile(dir.File(file)));
+  EXPECT_TRUE(before == after);
+}
+
+// A signal once the first output has been replaced: the others are
+// replaced too (before, the trace was new and the profiles old).
+TEST(InterruptionTest, AnInterruptedWritePhaseLeavesAllOutputsNewOrAllOld) {
+  TempDir dir;
+  std::vector<std::string> run_args = {INTERRUPT_FIXTURE_BENCH_PATH, "--benchmark_filter=Quick"};
+  for (const std::string& output : FixtureOutputs(dir)) run_args.push_back(output);
+  ASSERT_EQ(RunProcess(run_args).exit_code, 0);
+  auto identities = [&] {
+    std::vector<ino_t> inodes;
+    for (const std::string& file : FixtureOutputFiles()) {
+      struct stat info {};
+      stat(dir.File(file).c_str(), &info);
+      inodes.push_back(info.st_ino);
+    }
+    return inodes;
+  };
+  const std::vector<ino_t> old_files = identities();
+  run_args.erase(run_args.begin());
+  const Interrupted run = RunAndSignalWhen(
+      run_args, {SIGTERM},
+      [&] {
+        const std::vector<ino_t> now = identities();
+        for (size_t i = 0; i < now.size(); ++i) {
+          if (now[i] != old_files[i]) return true;
+        }
+        return false;
+      },
+      INTERRUPT_FIXTURE_BENCH_PATH);
+  const std::vector<ino_t> new_files = identities();
+  size_t replaced = 0;
+  for (size_t i = 0; i < new_files.size(); ++i) replaced += new_files[i] != old_files[i] ? 1 : 0;
+  EXPECT_TRUE(replaced == 0 || replaced == new_files.size())
+      << replaced << " of " << new_files.size() << " replaced\n"
+      << run.stderr_text;
+  EXPECT_EQ(Sorted(ListDirectory(dir.path())), FixtureOutputFiles());
+}
+
+// How many RSS corpus directories (bench-rss-*) are in `tmpdir`.
+int CorpusDirectories(const TempDir& tmpdir) {
+  int count = 0;
+  for (const std::string& name : ListDirectory(tmpdir.path())) {
+    count += name.starts_with("bench-rss-") ? 1 : 0;
+  }
+  return count;
+}
+
+// The RSS benchmarks' corpus directory ($TMPDIR/bench-rss-*) goes with
+// bench's own temporaries: it is registered through <benchprof/files.h>.
+TEST(InterruptionTest, ASignalRemovesTheRssCorpusDirectory) {
+  TempDir tmpdir;
+  TempDir dir;
+  setenv("TMPDIR", tmpdir.path().c_str(), 1);
+  const Interrupted run = RunAndSignalWhen(
+      {"--benchmark_filter=Freq/sequential", "--benchmark_min_time=30",
+       "--benchmark_out=" + dir.File("out.json")},
+      {SIGTERM}, [&] { return CorpusDirectories(tmpdir) > 0; }, BENCH_PATH);
+  unsetenv("TMPDIR");
+  EXPECT_EQ(run.exit_code, 128 + SIGTERM) << run.term_signal << run.stderr_text;
+  EXPECT_EQ(CorpusDirectories(tmpdir), 0);
+  // Interrupted before its first run completed: no run to write, but the
+  // file says so.
+  EXPECT_EQ(ListDirectory(dir.path()), std::vector<std::string>{"out.json"});
+}
+
+// Past `ulimit -f` a write fails as on a full disk (before, SIGXFSZ killed
+// bench and left its temporary files).
+TEST(InterruptionTest, AFileSizeLimitIsAFailedWriteNotAKill) {
+  TempDir dir;
+  const ProcessResult run = RunProcess(
+      {"/bin/sh", "-c", "ulimit -f 8; exec \"$@\"", "sh", BENCH_PATH,
+       "--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.001",
+       "--benchmark_repetitions=200", "--benchmark_out=" + dir.File("out.json")});
+  EXPECT_EQ(run.exit_code, 4) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("File too large"), std::string::npos) << run.stderr_text;
+  EXPECT_TRUE(ListDirectory(dir.path()).empty());
 }
 
 TEST(InterruptionTest, TheNextRunRemovesWhatAKilledRunLeft) {

@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 
+#include "benchprof/files.h"
 #include "benchprof/measure.h"
 #include "raytracer/canvas.h"
 #include "raytracer/image_writer.h"
@@ -100,6 +101,8 @@ int Run(std::span<const char* const> args) {
 }  // namespace benchprof::raytracer
 
 int main(int argc, char** argv) {
+  // SIGINT and the like remove a half-written --out before the process ends.
+  benchprof::HandleInterruptions("raytrace");
   return benchprof::raytracer::Run(
       std::span<const char* const>(argv + 1, static_cast<size_t>(argc > 0 ? argc - 1 : 0)));
 }

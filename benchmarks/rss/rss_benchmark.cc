@@ -32,6 +32,7 @@
 #include <system_error>
 #include <vector>
 
+#include "benchprof/files.h"
 #include "rss/corpus.h"
 #include "rss/document_set.h"
 #include "rss/feed.h"
@@ -62,7 +63,9 @@ class BenchCorpus {
 
   ~BenchCorpus() {
     std::error_code ignored;
-    if (!directory_.empty()) std::filesystem::remove_all(directory_, ignored);
+    if (directory_.empty()) return;
+    std::filesystem::remove_all(directory_, ignored);
+    KeepOnInterruption(directory_);
   }
 
  private:
@@ -75,6 +78,8 @@ class BenchCorpus {
       return;
     }
     directory_ = pattern;
+    // A run interrupted while benchmarks run never reaches the destructor.
+    RemoveOnInterruption(directory_);
     DocumentSetOptions options;
     options.documents = kBenchDocuments;
     options.directory = directory_;

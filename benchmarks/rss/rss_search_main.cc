@@ -16,6 +16,7 @@
 #include <string>
 #include <system_error>
 
+#include "benchprof/files.h"
 #include "benchprof/measure.h"
 #include "rss/document_set.h"
 #include "rss/freq.h"
@@ -33,7 +34,9 @@ class TempDirectory {
   TempDirectory& operator=(const TempDirectory&) = delete;
   ~TempDirectory() {
     std::error_code ignored;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+    if (path_.empty()) return;
+    std::filesystem::remove_all(path_, ignored);
+    KeepOnInterruption(path_);
   }
 
   bool Create(std::string* error) {
@@ -45,6 +48,7 @@ class TempDirectory {
       return false;
     }
     path_ = pattern;
+    RemoveOnInterruption(path_);  // also a corpus half written when interrupted
     return true;
   }
   const std::string& path() const { return path_; }
@@ -150,6 +154,8 @@ int Run(std::span<const char* const> args) {
 }  // namespace benchprof::rss
 
 int main(int argc, char** argv) {
+  // SIGINT and the like remove the corpus directory before the process ends.
+  benchprof::HandleInterruptions("rss-search");
   return benchprof::rss::Run(
       std::span<const char* const>(argv + 1, static_cast<size_t>(argc > 0 ? argc - 1 : 0)));
 }

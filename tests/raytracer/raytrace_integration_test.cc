@@ -84,6 +84,28 @@ TEST(RaytraceCliTest, BadCommandLinesAreOneLineAndExitTwo) {
   }
 }
 
+// Past `ulimit -f` (as on a full disk) the image cannot be written: one
+// line, exit 1, the previous image kept and no temporary file left (before,
+// SIGXFSZ killed raytrace mid-write and left `x.png.tmp.PID` behind).
+TEST(RaytraceCliTest, AnImageTooLargeToWriteKeepsThePreviousOne) {
+  TempDir dir;
+  const std::string out = dir.File("x.png");
+  const std::vector<std::string> small = {"--width=64", "--height=48", "--out=" + out};
+  std::vector<std::string> args = small;
+  ASSERT_EQ(Raytrace(args).exit_code, 0);
+  const std::string before = ReadFile(out);
+  ASSERT_GT(before.size(), 512u);
+  std::vector<std::string> limited = {"/bin/sh", "-c", "ulimit -f 1; exec \"$@\"", "sh",
+                                      RAYTRACE_PATH, "--width=640", "--height=480",
+                                      "--out=" + out};
+  const ProcessResult r = RunProcess(limited);
+  EXPECT_EQ(r.exit_code, 1) << r.stderr_text;
+  EXPECT_EQ(r.stderr_text.rfind("raytrace: ", 0), 0u) << r.stderr_text;
+  EXPECT_NE(r.stderr_text.find(out), std::string::npos) << r.stderr_text;
+  EXPECT_EQ(ReadFile(out), before);
+  EXPECT_EQ(ListDirectory(dir.path()), std::vector<std::string>{"x.png"});
+}
+
 TEST(RaytraceCliTest, UnwritableOutputIsReportedBeforeRendering) {
   TempDir dir;
   const ProcessResult r = Raytrace({"--out=" + dir.File("missing/x.png")});

@@ -26,6 +26,27 @@ ProcessResult RssSearch(std::vector<std::string> args, const std::string& tmpdir
   return RunProcess(args, env);
 }
 
+// Interrupted while it writes or searches its corpus (here 100,000
+// distinct documents, hundreds of MB), rss-search removes the corpus
+// directory: it is registered with <benchprof/files.h>.
+TEST(RssSearchCliTest, AnInterruptionRemovesTheCorpusDirectory) {
+  TempDir tmpdir;
+  // SIGTERM once the directory exists (a background job of a
+  // non-interactive shell ignores SIGINT, and keeps ignoring it).
+  const ProcessResult r = RunProcess(
+      {"/bin/sh", "-c",
+       "\"$1\" --distinct --documents=100000 & pid=$!; "
+       "while [ -z \"$(ls \"$TMPDIR\")\" ]; do sleep 0.01; done; sleep 0.2; "
+       "kill -TERM $pid; wait $pid; echo $?",
+       "sh", RSS_SEARCH_PATH},
+      {"TMPDIR=" + tmpdir.path()});
+  EXPECT_EQ(r.stdout_text, "143\n") << r.stderr_text;
+  // The search may first fail on a file removed under it.
+  constexpr std::string_view kLine = "rss-search: interrupted by SIGTERM; temporary files removed\n";
+  EXPECT_TRUE(r.stderr_text.ends_with(kLine)) << r.stderr_text;
+  EXPECT_TRUE(ListDirectory(tmpdir.path()).empty());
+}
+
 TEST(RssSearchCliTest, Help) {
   const ProcessResult r = RssSearch({"--help"});
   EXPECT_EQ(r.exit_code, 0);

@@ -1,9 +1,18 @@
 #include "common/temporary_files.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cerrno>
+#include <filesystem>
 #include <mutex>
 #include <set>
+#include <system_error>
+#include <thread>
 
 namespace benchprof {
 namespace {
@@ -20,13 +29,49 @@ Registry& TheRegistry() {
   return *registry;
 }
 
+// A file, or a directory with everything in it. The program's threads
+// still run and may be writing into the directory: a file created during
+// the walk makes it non-empty again, so the walk is repeated.
+void RemovePath(const std::string& path) {
+  if (unlink(path.c_str()) == 0 || errno != EISDIR) return;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::error_code error;
+    std::filesystem::remove_all(path, error);
+    if (!std::filesystem::exists(path, error)) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+std::atomic<bool> g_interruptions_handled{false};
+// Set once HandleInterruptions' watcher has taken a signal: a thread that
+// calls exit() meanwhile (its files vanished) waits for the watcher's exit
+// code instead of racing it with its own.
+std::atomic<bool> g_exiting_on_signal{false};
+
+void WaitIfExitingOnSignal() {
+  if (!g_exiting_on_signal.load()) return;
+  for (;;) pause();
+}
+
+const char* SignalName(int signal_number) {
+  switch (signal_number) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+  }
+  return "a signal";
+}
+
 }  // namespace
 
 void RegisterTemporary(const std::string& path) {
   Registry& registry = TheRegistry();
   std::lock_guard lock(registry.mutex);
   if (registry.closed) {
-    unlink(path.c_str());
+    RemovePath(path);
     return;
   }
   registry.paths.insert(path);
@@ -41,9 +86,54 @@ void UnregisterTemporary(const std::string& path) {
 void RemoveAllTemporaries() {
   Registry& registry = TheRegistry();
   std::lock_guard lock(registry.mutex);
-  for (const std::string& path : registry.paths) unlink(path.c_str());
+  for (const std::string& path : registry.paths) RemovePath(path);
   registry.paths.clear();
   registry.closed = true;
+}
+
+void NoteInterruptionsHandled() { g_interruptions_handled.store(true); }
+
+void RemoveOnInterruption(const std::string& path) { RegisterTemporary(path); }
+
+void KeepOnInterruption(const std::string& path) { UnregisterTemporary(path); }
+
+bool HandleInterruptions(const char* program) {
+  if (g_interruptions_handled.exchange(true)) return true;
+  sigset_t signals;
+  sigemptyset(&signals);
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction current;
+    if (sigaction(signal_number, nullptr, &current) == 0 && current.sa_handler == SIG_IGN) {
+      continue;  // nohup: stays ignored
+    }
+    sigaddset(&signals, signal_number);
+  }
+  if (const int error = pthread_sigmask(SIG_BLOCK, &signals, nullptr); error != 0) {
+    errno = error;
+    return false;
+  }
+  // Past `ulimit -f` a write fails (EFBIG) instead of killing the process.
+  signal(SIGXFSZ, SIG_IGN);
+  std::atexit(WaitIfExitingOnSignal);
+  const std::string name = program != nullptr ? program : "";
+  try {
+    std::thread([name, signals] {
+      int signal_number = 0;
+      while (sigwait(&signals, &signal_number) != 0) {
+      }
+      g_exiting_on_signal.store(true);
+      RemoveAllTemporaries();
+      const std::string line =
+          name + ": interrupted by " + SignalName(signal_number) + "; temporary files removed\n";
+      const ssize_t ignored = write(STDERR_FILENO, line.data(), line.size());
+      (void)ignored;
+      _exit(128 + signal_number);  // the program's threads still run
+    }).detach();
+  } catch (const std::system_error& e) {
+    errno = e.code().value();
+    return false;
+  }
+  return true;
 }
 
 }  // namespace benchprof

@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "aggregate/contention_profile_builder.h"
 #include "aggregate/module_map.h"
@@ -103,7 +104,8 @@ class ContentionProfileKind final : public Profile {
         .WithContext("--" + std::string(kind_.traits.output_flag));
   }
 
-  Status Finish(const aggregate::RunLabels& labels) override {
+  StatusOr<WrittenFile> Finish(const aggregate::RunLabels& labels,
+                               const RunEnding& ending) override {
     collect::StopContentionProfile(kind_.profile);
     const int64_t duration = window_.ElapsedNanos();
     aggregate::Symbolizer symbolizer(aggregate::LoadedModules());
@@ -113,11 +115,13 @@ class ContentionProfileKind final : public Profile {
                        event.delay_ns, labels.LabelOf(event.segment));
     });
     const collect::ContentionStats stats = collect::GetContentionStats(kind_.profile);
-    const encode::ProfileData profile = builder.Build(
-        window_.start_unix_nanos, duration, {stats.dropped_table_full, stats.unattributed_waits},
-        {std::string(kind_.scope_comment), RateComment()});
-    return CommitProfile(profile, *file_, kind_.traits.output_flag, kind_.what, stats.recorded,
-                         stats.dropped_table_full + stats.unattributed_waits);
+    std::vector<std::string> comments = {std::string(kind_.scope_comment), RateComment()};
+    for (std::string& comment : InterruptionComments(ending)) comments.push_back(comment);
+    const encode::ProfileData profile =
+        builder.Build(window_.start_unix_nanos, duration,
+                      {stats.dropped_table_full, stats.unattributed_waits}, std::move(comments));
+    return WriteProfile(profile, *file_, kind_.traits.output_flag, kind_.what, stats.recorded,
+                        stats.dropped_table_full + stats.unattributed_waits);
   }
 
  private:

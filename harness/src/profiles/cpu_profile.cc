@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "aggregate/cpu_profile_builder.h"
 #include "aggregate/module_map.h"
@@ -47,7 +48,8 @@ class CpuProfile final : public Profile {
     return collect::StartCpuSampler(hz_).WithContext("--cpuprofile");
   }
 
-  Status Finish(const aggregate::RunLabels& labels) override {
+  StatusOr<WrittenFile> Finish(const aggregate::RunLabels& labels,
+                               const RunEnding& ending) override {
     collect::StopCpuSampler();
     const int64_t duration = window_.ElapsedNanos();
 
@@ -59,13 +61,15 @@ class CpuProfile final : public Profile {
     });
     const collect::CpuSamplerStats stats = collect::GetCpuSamplerStats();
     const aggregate::LostSamples lost{stats.dropped_buffer_full, stats.dropped_reentrant};
-    const encode::ProfileData profile = builder.Build(
-        window_.start_unix_nanos, duration, lost,
-        {"benchprof: only benchmarks' timed loops are sampled (setup, teardown and time between "
-         "PauseTiming and ResumeTiming are excluded)",
-         "benchprof: " + std::to_string(hz_) + " Hz per thread on its own CPU clock"});
-    return CommitProfile(profile, *file_, kTraits.output_flag, "cpu profile", stats.recorded,
-                         lost.buffer_full + lost.reentrant);
+    std::vector<std::string> comments = {
+        "benchprof: only benchmarks' timed loops are sampled (setup, teardown and time between "
+        "PauseTiming and ResumeTiming are excluded)",
+        "benchprof: " + std::to_string(hz_) + " Hz per thread on its own CPU clock"};
+    for (std::string& comment : InterruptionComments(ending)) comments.push_back(comment);
+    const encode::ProfileData profile =
+        builder.Build(window_.start_unix_nanos, duration, lost, std::move(comments));
+    return WriteProfile(profile, *file_, kTraits.output_flag, "cpu profile", stats.recorded,
+                        lost.buffer_full + lost.reentrant);
   }
 
  private:

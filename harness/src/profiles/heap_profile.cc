@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "aggregate/heap_profile_builder.h"
 #include "aggregate/module_map.h"
@@ -53,7 +54,8 @@ class HeapProfile final : public Profile {
     return collect::StartHeapSampler(rate_).WithContext("--memprofile");
   }
 
-  Status Finish(const aggregate::RunLabels& labels) override {
+  StatusOr<WrittenFile> Finish(const aggregate::RunLabels& labels,
+                               const RunEnding& ending) override {
     collect::StopHeapSampler();
     const int64_t duration = window_.ElapsedNanos();
 
@@ -66,15 +68,18 @@ class HeapProfile final : public Profile {
                         labels.LabelOf(bucket.segment));
     });
     const collect::HeapSamplerStats stats = collect::GetHeapSamplerStats();
-    const encode::ProfileData profile = builder.Build(
-        window_.start_unix_nanos, duration, {stats.dropped_table_full, stats.dropped_bytes},
-        {"benchprof: only allocations made in benchmarks' timed loops are sampled (setup, "
-         "teardown and time between PauseTiming and ResumeTiming are excluded)",
-         "benchprof: sizes are the sizes requested; inuse_* is what was still allocated after "
-         "the last benchmark",
-         RateComment()});
-    return CommitProfile(profile, *file_, kTraits.output_flag, "heap profile", sampled,
-                         stats.dropped_table_full);
+    std::vector<std::string> comments = {
+        "benchprof: only allocations made in benchmarks' timed loops are sampled (setup, "
+        "teardown and time between PauseTiming and ResumeTiming are excluded)",
+        "benchprof: sizes are the sizes requested; inuse_* is what was still allocated after "
+        "the last benchmark",
+        RateComment()};
+    for (std::string& comment : InterruptionComments(ending)) comments.push_back(comment);
+    const encode::ProfileData profile =
+        builder.Build(window_.start_unix_nanos, duration,
+                      {stats.dropped_table_full, stats.dropped_bytes}, std::move(comments));
+    return WriteProfile(profile, *file_, kTraits.output_flag, "heap profile", sampled,
+                        stats.dropped_table_full);
   }
 
  private:

@@ -14,11 +14,22 @@
 //                                  kind that writes no file)
 //   OnLoop*(state, ...)            on benchmark threads, as timed loops run
 //   OnReportedRun(segment, label)  as runs are reported (main thread)
-//   Finish(labels)                 after the last benchmark: write the file
+//   Finish(labels, ending)         after the last benchmark, or on an
+//                                  interruption: write the file
 //
 // A kind writes one file. The session opens it (a temporary file beside the
 // destination, so an unwritable path is a usage error before anything runs)
-// and hands it to Start(); Finish() fills and commits it.
+// and hands it to Start(); Finish() fills it, and the session moves every
+// output into place together (WrittenFile), so that an interruption leaves
+// all of them new or all of them old.
+//
+// Finish() may run on another thread than Start() (the interruption watcher's,
+// session/interruption.h) while benchmark threads still run: the session
+// first stops the loop events (no OnLoop* call is in progress or follows)
+// and the reported runs (no OnReportedRun either), but the benchmark code
+// keeps running, so a kind's collector must tolerate stopping while its
+// threads still run (they do: CPU timers are deleted, the heap and contention
+// samplers stop taking samples, the trace's write path stops without locks).
 //
 // Adding a kind: its own files in profiles/ (the kind) and in collect/,
 // aggregate/ or encode/ as it needs, one line in profile_registry.cc, one
@@ -80,6 +91,24 @@ struct ProfileTraits {
   // both run, and how; the session warns. Empty: none.
   std::string_view disturbs;
   std::string_view disturbance;
+};
+
+// How the run ended, for what a kind writes into its file.
+struct RunEnding {
+  // Empty: the benchmarks completed. Otherwise why they were cut short
+  // ("SIGINT", "--timeout=10m"): the file then holds what was collected up
+  // to then, says so (a pprof comment, the trace's metadata), and the run
+  // that was in progress is incomplete in it.
+  std::string interrupted_by;
+};
+
+// What Finish() wrote: the file, still at its temporary path (the session
+// commits it with the others), and the line to print once it is in place
+// ("cpu profile: cpu.pprof (1234 samples, 0 lost)").
+struct WrittenFile {
+  AtomicFile* file = nullptr;
+  std::string flag;  // "--cpuprofile", for errors
+  std::string summary;
 };
 
 // What the session tells a kind when it starts.
@@ -147,10 +176,12 @@ class Profile {
   // The reported run whose last segment is `segment` is `label`.
   virtual void OnReportedRun(uint32_t /*segment*/, const aggregate::RunLabel& /*label*/) {}
 
-  // Stops collecting, writes the output file and moves it into place, and
-  // prints one line to stderr saying what was written. `labels` names the
-  // segments' runs.
-  virtual Status Finish(const aggregate::RunLabels& labels) = 0;
+  // Stops collecting and writes the output file at its temporary path;
+  // does not move it into place (the session commits every output
+  // together). `labels` names the segments' runs; `ending` says whether the
+  // run was interrupted. The error names the flag and the file.
+  virtual StatusOr<WrittenFile> Finish(const aggregate::RunLabels& labels,
+                                       const RunEnding& ending) = 0;
 };
 
 }  // namespace benchprof::profiles

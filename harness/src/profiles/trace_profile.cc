@@ -4,7 +4,6 @@
 
 #include <charconv>
 #include <chrono>
-#include <cstdio>
 #include <deque>
 #include <optional>
 #include <string>
@@ -116,7 +115,8 @@ class TraceProfile final : public Profile {
     if (!pending_.empty() && pending_.back().number == segment) pending_.pop_back();
   }
   void OnReportedRun(uint32_t segment, const aggregate::RunLabel& label) override;
-  Status Finish(const aggregate::RunLabels& labels) override;
+  StatusOr<WrittenFile> Finish(const aggregate::RunLabels& labels,
+                               const RunEnding& ending) override;
 
  private:
   // One call of a benchmark function, as thread 0 saw it.
@@ -200,7 +200,7 @@ void TraceProfile::OnReportedRun(uint32_t segment, const aggregate::RunLabel& la
   pending_.erase(pending_.begin(), pending_.begin() + static_cast<ptrdiff_t>(last + 1));
 }
 
-Status TraceProfile::Finish(const aggregate::RunLabels&) {
+StatusOr<WrittenFile> TraceProfile::Finish(const aggregate::RunLabels&, const RunEnding& ending) {
   if (!recording_) return Status::Error("--trace: the trace was not started");
   for (const Segment& call : pending_) {
     tracer::RecordRun(call.begin_ticks, call.end_ticks != 0 ? call.end_ticks : tracer::ReadTicks(),
@@ -209,23 +209,17 @@ Status TraceProfile::Finish(const aggregate::RunLabels&) {
   pending_.clear();
   recording_ = false;
   collect::SetWaitObserver(nullptr);
-  StatusOr<tracer::RecorderStats> stats = tracer::StopRecording();
+  StatusOr<tracer::RecorderStats> stats = tracer::StopRecording(ending.interrupted_by);
   run_names_.clear();
   if (!stats.ok()) return stats.status().WithContext("--trace=" + file_->path());
-  if (Status committed = file_->Commit(); !committed.ok()) {
-    return committed.WithContext("--trace");
+  std::string summary =
+      "trace: " + file_->path() + " (" + std::to_string(stats->events_written) + " events";
+  if (stats->dropped_events != 0) {
+    summary += "; " + std::to_string(stats->dropped_events) +
+               " events dropped because the writer could not keep up, see "
+               "otherData.dropped_events";
   }
-  if (stats->dropped_events == 0) {
-    std::fprintf(stderr, "trace: %s (%llu events)\n", file_->path().c_str(),
-                 static_cast<unsigned long long>(stats->events_written));
-  } else {
-    std::fprintf(stderr,
-                 "trace: %s (%llu events; %llu events dropped because the writer could not keep "
-                 "up, see otherData.dropped_events)\n",
-                 file_->path().c_str(), static_cast<unsigned long long>(stats->events_written),
-                 static_cast<unsigned long long>(stats->dropped_events));
-  }
-  return Status();
+  return WrittenFile{&*file_, "--trace", summary + ")"};
 }
 
 }  // namespace

@@ -1,8 +1,14 @@
 #include "session/harness_reporter.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstring>
+#include <mutex>
 #include <sstream>
 #include <string_view>
+#include <type_traits>
 
 #include "session/benchmark_compat.h"
 #include "session/timed_loop.h"
@@ -25,6 +31,26 @@ std::string WithoutDebugBuildWarning(std::string text) {
   const size_t at = text.find(kDebugBuildWarning);
   if (at != std::string::npos) text.erase(at, kDebugBuildWarning.size());
   return text;
+}
+
+// Writes `text` into the file at `path`, checking every step.
+Status WriteWholeFile(const std::string& path, std::string_view text) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) return Status::Error(path + ": " + std::strerror(errno));
+  while (!text.empty()) {
+    const ssize_t wrote = write(fd, text.data(), text.size());
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) {
+      const int error = wrote < 0 ? errno : ENOSPC;
+      close(fd);
+      return Status::Error(path + ": write failed (" + std::strerror(error) + ")");
+    }
+    text.remove_prefix(static_cast<size_t>(wrote));
+  }
+  if (close(fd) != 0) {
+    return Status::Error(path + ": write failed (" + std::strerror(errno) + ")");
+  }
+  return Status();
 }
 
 }  // namespace
@@ -73,6 +99,10 @@ std::vector<Run> RunAuditor::Audit(const std::vector<Run>& runs) {
 }
 
 bool HarnessReporter::ReportContext(const Context& context) {
+  if (owned_inner_ != nullptr) {
+    std::lock_guard lock(auditor_.gate());
+    context_.emplace(context);
+  }
   // The library set this wrapper's streams (a file for --benchmark_out); the
   // inner reporter writes where this one would, through a check for files.
   std::ostream* output = &GetOutputStream();
@@ -95,7 +125,56 @@ bool HarnessReporter::ReportContext(const Context& context) {
 }
 
 void HarnessReporter::ReportRuns(const std::vector<Run>& runs) {
-  inner_->ReportRuns(auditor_.Audit(runs));
+  std::vector<Run> audited;
+  {
+    std::lock_guard lock(auditor_.gate());
+    audited = auditor_.Audit(runs);
+    if (owned_inner_ != nullptr) {
+      reported_.push_back(audited);
+      for (Run& kept : reported_.back()) {
+        if constexpr (std::is_pointer_v<decltype(kept.memory_result)>) {
+          if (kept.memory_result != nullptr) {
+            memory_results_.push_back(*kept.memory_result);
+            kept.memory_result = &memory_results_.back();
+          }
+        }
+      }
+    }
+  }
+  inner_->ReportRuns(audited);
+}
+
+Status HarnessReporter::WriteCompletedRuns(const std::string& format, const std::string& path,
+                                           const std::string& interrupted_by, size_t* runs) const {
+  *runs = 0;
+  std::ostringstream text;
+  const std::unique_ptr<benchmark::BenchmarkReporter> reporter = MakeFileReporter(format);
+  reporter->SetOutputStream(&text);
+  std::ostringstream banner;  // the CSV banner, as ReportContext() sends it
+  reporter->SetErrorStream(&banner);
+  // Interrupted before the library reported its context: one made now
+  // describes the same machine.
+  const Context context = context_ ? *context_ : Context();
+  reporter->ReportContext(context);
+  reporter->SetErrorStream(&text);
+  text << WithoutDebugBuildWarning(banner.str());
+  for (const std::vector<Run>& report : reported_) {
+    reporter->ReportRuns(report);
+    for (const Run& run : report) *runs += run.run_type == Run::RT_Iteration ? 1 : 0;
+  }
+  reporter->Finalize();
+  std::string written = text.str();
+  if (format == "json") {
+    constexpr std::string_view kContext = "\"context\": {\n";
+    if (const size_t at = written.find(kContext); at != std::string::npos) {
+      written.insert(at + kContext.size(),
+                     "    \"benchprof_interrupted\": \"" + interrupted_by + "\",\n");
+    }
+  } else if (format == "console") {
+    written += "benchprof: interrupted (" + interrupted_by +
+               "): only the runs completed before are listed\n";
+  }
+  return WriteWholeFile(path, written);
 }
 
 void HarnessReporter::Finalize() {

@@ -12,17 +12,28 @@
 //   benchmark::RunSpecifiedBenchmarks(&display);
 //   if (auditor.any_error()) ...
 //
-// Thread-safety: thread-compatible; the library calls reporters from the main
-// thread only.
+// An interrupted run (session/interruption.h) writes --benchmark_out from
+// the runs reported so far: the file reporter keeps a copy of them and of
+// the context, and WriteCompletedRuns() replays them into a fresh reporter
+// of the same format on the thread that handles the interruption.
+//
+// Thread-safety: the library calls reporters from the main thread only.
+// What an interruption reads (the audit's listener's effects, the kept runs
+// and context) changes only under the auditor's gate(), which the
+// interruption takes and never gives back, so the main thread stops at its
+// next report.
 #ifndef BENCHPROF_SESSION_HARNESS_REPORTER_H_
 #define BENCHPROF_SESSION_HARNESS_REPORTER_H_
 
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <string>
@@ -65,6 +76,11 @@ class RunAuditor {
   // True once any reported run was an error.
   bool any_error() const { return any_error_; }
 
+  // Held while a reported run changes the session's state (the audit, the
+  // segment listener, the runs kept for an interruption); never while
+  // writing output, so it is only ever held briefly.
+  std::timed_mutex& gate() { return gate_; }
+
  private:
   bool Intercepted(const std::vector<benchmark::BenchmarkReporter::Run>& runs);
 
@@ -75,6 +91,7 @@ class RunAuditor {
   bool any_error_ = false;
   std::function<void(uint32_t, const aggregate::RunLabel&)> segment_listener_;
   std::set<uint32_t> segments_seen_;
+  std::timed_mutex gate_;
 };
 
 class HarnessReporter final : public benchmark::BenchmarkReporter {
@@ -92,6 +109,16 @@ class HarnessReporter final : public benchmark::BenchmarkReporter {
   void ReportRuns(const std::vector<Run>& runs) override;
   void Finalize() override;
 
+  // For the file reporter: writes the runs reported so far, as the file
+  // reporter writes them, into `path` (a new file), in `format` (the
+  // --benchmark_out_format). `interrupted_by` ("SIGINT") marks the file:
+  // JSON gets the context field "benchprof_interrupted", the console format
+  // a last line; CSV has no place for it. `runs` receives how many runs
+  // were written (aggregates not counted). REQUIRES: the caller holds the
+  // auditor's gate().
+  Status WriteCompletedRuns(const std::string& format, const std::string& path,
+                            const std::string& interrupted_by, size_t* runs) const;
+
   // For the file reporter, after the run: an error naming errno's reason if
   // the file's stream refused anything, else OK. `bytes` receives how many
   // bytes it accepted, which the file's size must match.
@@ -104,6 +131,12 @@ class HarnessReporter final : public benchmark::BenchmarkReporter {
   // Between the file reporter and the library's stream (files only).
   std::unique_ptr<CheckedStreamBuf> checked_;
   std::unique_ptr<std::ostream> checked_stream_;
+  // What was reported, for WriteCompletedRuns() (file reporter only).
+  std::optional<Context> context_;
+  std::vector<std::vector<Run>> reported_;
+  // Google Benchmark 1.7 points a run's memory result into its runner,
+  // where it may move: kept runs point here instead.
+  std::deque<benchmark::MemoryManager::Result> memory_results_;
 };
 
 // The reporter --benchmark_out_format asks for, as 1.7.1 builds it for files.

@@ -1,34 +1,75 @@
-// What bench does when it is interrupted (SIGINT, SIGTERM, SIGHUP): one
-// line on stderr, every temporary output file removed, the previous output
-// files kept, exit 128 + the signal's number (130, 143, 129). It happens
-// at once, also while a benchmark's loop runs: a watcher thread takes the
-// signals, and the process exits around the benchmark. A signal the process
-// inherited as ignored (SIGHUP under nohup) stays ignored.
+// What bench does when it is interrupted (SIGINT, SIGTERM, SIGHUP).
+//
+// A watcher thread takes the signals (they are blocked in every other
+// thread). What the first one does depends on where the run is:
+//   * before the benchmarks start: every temporary is removed, the previous
+//     output files stay;
+//   * while they run: the outputs are written from what was collected so far
+//     (the Salvage given to BeginBenchmarks(), on a thread of its own, while
+//     the benchmark threads keep running: a benchmark's loop cannot be
+//     stopped, so the process exits around it), each marked as interrupted;
+//   * while the main thread writes the outputs: none of them is moved into
+//     place (or, if the moves have begun, all of them are: CommitTogether()),
+//     so the set is all new or all old.
+// Then one line on stderr, every temporary removed (files and the
+// directories registered through <benchprof/files.h>), exit 128 + the
+// signal's number (130, 143, 129). A second signal while the outputs are
+// written exits at once, still removing temporaries and leaving all
+// outputs old (or all new if they were already moved into place). A signal
+// the process inherited as ignored (SIGHUP under nohup) stays ignored.
 //
 // If the library calls exit() mid-run, LibraryExitGuard cleans up the same
 // way.
 //
 // SIGPIPE is ignored: when whatever reads stdout goes away (`| head -1`),
 // the console output stops but the run completes and --benchmark_out and
-// the profiles are written.
+// the profiles are written. SIGXFSZ is ignored: a write past `ulimit -f`
+// fails like one on a full disk (exit 4, the previous file kept).
 //
 //   WatchForInterruption("bench");   // first thing, before any thread starts
+//   BeginBenchmarks([&](const std::string& reason) { ... write, CommitTogether ... });
+//   RunSpecifiedBenchmarks(...);
+//   EndBenchmarks();                 // returns only if no salvage began
+//   ... write the outputs ...; CommitTogether([&] { ... renames ... });
 //
-// Thread-safety: call once, from main() before any other thread exists
-// (the signal mask it sets is inherited by every thread created after).
+// Thread-safety: call WatchForInterruption once, from main() before any
+// other thread exists (the signal mask it sets is inherited by every thread
+// created after); BeginBenchmarks and EndBenchmarks from the main thread.
 #ifndef BENCHPROF_SESSION_INTERRUPTION_H_
 #define BENCHPROF_SESSION_INTERRUPTION_H_
 
+#include <functional>
 #include <string>
 
 #include "common/status.h"
 
 namespace benchprof::session {
 
+// Writes what an interrupted run collected, marked with `reason` ("SIGINT"),
+// and moves it into place with CommitTogether(). Runs on its own thread
+// while benchmark threads still run. Returns the end of the line printed
+// ("interrupted by SIGINT; " + it), or an error for that line.
+using Salvage = std::function<StatusOr<std::string>(const std::string& reason)>;
+
 // Blocks SIGINT, SIGTERM and SIGHUP in the calling thread (and so in every
 // thread it starts later), starts the thread that waits for them, and
 // ignores SIGPIPE. `program` names the process in the message.
 Status WatchForInterruption(const std::string& program);
+
+// The benchmarks are about to run: until EndBenchmarks(), an interruption
+// calls `salvage` (which must stay valid that long).
+void BeginBenchmarks(Salvage salvage);
+
+// The benchmarks have returned. Returns if the outputs are the calling
+// thread's to write; never returns if an interruption has begun writing
+// them (the watcher ends the process).
+void EndBenchmarks();
+
+// Runs `commit`, the moves of every written output into place, so that an
+// interruption leaves all of them moved or none: it waits for a commit in
+// progress, and once it has begun exiting no commit starts (the call then
+// never returns). `commit` must not block (no output to a terminal).
+void CommitTogether(const std::function<void()>& commit);
 
 // While one of these lives, a call of exit() is Google Benchmark (or a
 // benchmark) giving up in the middle of the run (it exits with 1 when it cannot open

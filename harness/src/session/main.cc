@@ -10,7 +10,9 @@
 //   5. self-test of the timed-loop interception (when a figure depends on it)
 //   6. the requested profile kinds start, in their start order; one
 //      RunSpecifiedBenchmarks() call; the kinds finish in the same order and
-//      the output files move into place.
+//      the output files move into place together (session/run_outputs.h).
+//      Interrupted while the benchmarks run, the watcher writes what was
+//      collected instead (session/interruption.h).
 //
 // No profile kind is named here: they come from profiles/profile_registry.h.
 #include "benchprof/main.h"
@@ -39,6 +41,7 @@
 #include "session/harness_reporter.h"
 #include "session/interruption.h"
 #include "session/loop_hooks.h"
+#include "session/run_outputs.h"
 #include "session/timed_loop.h"
 
 // Defined by the library (benchmark.cc); not in its public header.
@@ -226,21 +229,6 @@ Status StartProfiles(const Request& request, Outputs& outputs, const std::string
   return Status();
 }
 
-// Finishes every requested kind, also after one failed: each failure is
-// one line on stderr, and the other kinds' files are still written. False
-// if any failed.
-bool FinishProfiles(const std::string& program, const Request& request,
-                    const aggregate::RunLabels& labels) {
-  bool all_written = true;
-  for (Profile* kind : request.kinds) {
-    if (Status written = kind->Finish(labels); !written.ok()) {
-      Fail(program, written.message(), kExitHarnessFailure);
-      all_written = false;
-    }
-  }
-  return all_written;
-}
-
 struct BenchmarkRun {
   size_t matched = 0;   // benchmarks the filter matched
   Status results_file;  // whether --benchmark_out's file got everything
@@ -256,17 +244,25 @@ Status CheckFileSize(const std::string& file, uint64_t bytes) {
                        std::to_string(bytes) + " bytes written)");
 }
 
-// Runs the benchmarks with the harness's reporters.
-BenchmarkRun RunBenchmarks(session::RunAuditor& auditor, const std::optional<AtomicFile>& results) {
+// Runs the benchmarks with the harness's reporters; an interruption while
+// they run writes what was collected from `interrupted` (given the file
+// reporter) instead, and then this call never returns.
+BenchmarkRun RunBenchmarks(session::RunAuditor& auditor, const std::optional<AtomicFile>& results,
+                           session::InterruptedRun interrupted) {
   session::HarnessReporter display(benchmark::CreateDefaultDisplayReporter(), auditor);
   std::unique_ptr<session::HarnessReporter> file;
   if (results) {
     file = std::make_unique<session::HarnessReporter>(
         session::MakeFileReporter(benchmark::FLAGS_benchmark_out_format), auditor);
   }
+  interrupted.results_reporter = file.get();
+  session::BeginBenchmarks([&interrupted](const std::string& reason) {
+    return session::WriteInterruptedRun(interrupted, reason);
+  });
   BenchmarkRun run;
   // The library allows exactly one call per process; it closes the file.
   run.matched = benchmark::RunSpecifiedBenchmarks(&display, file.get());
+  session::EndBenchmarks();
   benchmark::Shutdown();
   if (file != nullptr) {
     uint64_t bytes = 0;
@@ -320,30 +316,40 @@ int Run(const std::string& program, const Request& request) {
       return Fail(program, started.message(), kExitHarnessFailure);
     }
   }
-  const BenchmarkRun run = RunBenchmarks(auditor, outputs->results);
+  session::InterruptedRun interrupted;
+  interrupted.program = program;
+  if (profiling) interrupted.kinds = request.kinds;
+  interrupted.labels = &run_labels;
+  interrupted.auditor = &auditor;
+  interrupted.results = outputs->results ? &*outputs->results : nullptr;
+  interrupted.results_format = benchmark::FLAGS_benchmark_out_format;
+  const BenchmarkRun run = RunBenchmarks(auditor, outputs->results, interrupted);
   // The library has said which filter matched nothing.
   if (run.matched == 0) return kExitNoBenchmarkMatched;
-  const bool profiles_written = !profiling || FinishProfiles(program, request, run_labels);
+  session::WrittenOutputs written;
+  if (profiling) written = session::FinishKinds(program, request.kinds, run_labels, {});
   if (const uint64_t lost = collect::UncountedAllocations(); lost > 0 && request.options.benchmem) {
     std::fprintf(stderr,
                  "%s: warning: %llu allocations could not be counted (no memory for counter "
                  "slots); allocs/op and B/op are too low\n",
                  program.c_str(), static_cast<unsigned long long>(lost));
   }
+  bool results_written = true;
   if (outputs->results && !benchmark::FLAGS_benchmark_list_tests) {
-    if (!run.results_file.ok()) {
+    if (run.results_file.ok()) {
+      written.files.insert(written.files.begin(), {&*outputs->results, "--benchmark_out", ""});
+    } else {
       // The temporary file goes; the previous result file stays.
       const bool kept = !outputs->results->writes_through();
-      return Fail(program,
-                  "--benchmark_out: " + outputs->results->path() + ": " +
-                      run.results_file.message() + (kept ? "; the file is unchanged" : ""),
-                  kExitHarnessFailure);
-    }
-    if (Status written = outputs->results->Commit(); !written.ok()) {
-      return Fail(program, "--benchmark_out: " + written.message(), kExitHarnessFailure);
+      Fail(program,
+           "--benchmark_out: " + outputs->results->path() + ": " + run.results_file.message() +
+               (kept ? "; the file is unchanged" : ""),
+           kExitHarnessFailure);
+      results_written = false;
     }
   }
-  if (!profiles_written) return kExitHarnessFailure;
+  const bool committed = session::CommitOutputs(program, written.files);
+  if (!results_written || !written.all_written || !committed) return kExitHarnessFailure;
   return auditor.any_error() ? kExitBenchmarkError : kExitOk;
 }
 

@@ -1,6 +1,7 @@
 #include "session/timed_loop.h"
 
 #include <benchmark/benchmark.h>
+#include <sched.h>
 
 #include <atomic>
 #include <utility>
@@ -25,6 +26,10 @@ uint32_t g_segment = 0;
 
 std::atomic<uint64_t> g_loops_finished{0};
 
+// StopLoopEvents(): set once; g_notifying counts listener calls in progress.
+std::atomic<bool> g_events_stopped{false};
+std::atomic<int> g_notifying{0};
+
 // Where the calling thread's loop is: announced by BeforeLoopStart, timing
 // after AfterLoopStart, or a manager's pass that the hooks leave alone.
 enum class LoopPhase { kNone, kAnnounced, kMeasured, kManagers };
@@ -40,9 +45,16 @@ void PublishAllocCounters(benchmark::State& state, const collect::AllocTotals& t
 }
 
 // Calls `event` on every listener.
+// Once StopLoopEvents() has seen g_notifying at zero, every later call
+// sees g_events_stopped (both sequentially consistent).
 template <typename Event>
 void Notify(Event event) {
-  for (int i = 0; i < g_listener_count; ++i) event(*g_listeners[i]);
+  if (g_listener_count == 0) return;
+  g_notifying.fetch_add(1, std::memory_order_seq_cst);
+  if (!g_events_stopped.load(std::memory_order_seq_cst)) {
+    for (int i = 0; i < g_listener_count; ++i) event(*g_listeners[i]);
+  }
+  g_notifying.fetch_sub(1, std::memory_order_seq_cst);
 }
 
 }  // namespace
@@ -54,6 +66,11 @@ bool ConfigureTimedLoop(const TimedLoopSettings& settings) {
   for (int i = 0; i < g_listener_count; ++i) g_listeners[i] = settings.listeners[i];
   g_settings.listeners = {};
   return true;
+}
+
+void StopLoopEvents() {
+  g_events_stopped.store(true, std::memory_order_seq_cst);
+  while (g_notifying.load(std::memory_order_seq_cst) != 0) sched_yield();
 }
 
 uint64_t LoopsFinished() { return g_loops_finished.load(std::memory_order_relaxed); }

@@ -72,6 +72,13 @@ void AfterLoopFinish(benchmark::State& state);
 void BeforePause(benchmark::State& state);
 void AfterResume(benchmark::State& state);
 
+// Stops telling the listeners of loop events, and returns once no listener
+// call is in progress on any thread: from then on the listeners' state is
+// the caller's (an interrupted run's outputs are written while benchmark
+// threads still run). Loops keep running; allocs/op is still counted.
+// Waits for calls in progress only, which never block.
+void StopLoopEvents();
+
 // Takes back what BeforeLoopStart() did for the calling thread's loop when
 // that loop turns out, before it started, to be a manager's pass
 // (manager_passes.h): the loop is then left alone like the rest of the pass.

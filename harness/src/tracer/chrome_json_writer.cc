@@ -290,6 +290,7 @@ Status ChromeJsonWriter::End(const TraceTotals& totals) {
   buffer_ += ",\"clock_drift_ns\":";
   buffer_ += std::to_string(totals.clock_drift_ns);
   Number("cpus", cpus_);
+  if (!totals.interrupted_by.empty()) Field("interrupted", totals.interrupted_by);
   buffer_ += "}}\n";
   if (file_ == nullptr) return Status::Error(path_ + ": " + open_error_);
   if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) write_failed_ = true;

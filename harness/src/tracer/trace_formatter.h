@@ -77,6 +77,9 @@ struct TraceTotals {
   uint64_t dropped_events = 0;  // lost because no buffer was free
   int64_t clock_drift_ns = 0;   // calibrated TSC minus CLOCK_MONOTONIC at the end
   pid_t writer_tid = 0;         // the thread that wrote the file
+  // Empty, or why the trace was cut short ("SIGINT", "--timeout=10m"): the
+  // run then ended early and its last benchmark is incomplete.
+  std::string interrupted_by;
   std::vector<std::pair<pid_t, std::string>> thread_names;  // sorted by tid
 };
 

@@ -135,7 +135,7 @@ Status StartRecording(std::unique_ptr<TraceFormatter> formatter, const RecorderO
   return Status();
 }
 
-StatusOr<RecorderStats> StopRecording() {
+StatusOr<RecorderStats> StopRecording(std::string interrupted_by) {
   Session* session = g_session;
   if (session == nullptr) return Status::Error("no trace is being recorded");
   const uint64_t end_ticks = ReadTicks();
@@ -147,7 +147,8 @@ StatusOr<RecorderStats> StopRecording() {
   const int64_t drift = session->clock.MeasureDrift();
   RecorderStats stats;
   stats.dropped_events = DroppedEvents();
-  const Status written = session->writer->Finish(end_ticks, stats.dropped_events, drift);
+  const Status written =
+      session->writer->Finish(end_ticks, stats.dropped_events, drift, std::move(interrupted_by));
   stats.events_written = session->writer->events_written();
   stats.unmatched_ends = session->writer->unmatched_ends();
   stats.clock = std::string(ClockSourceName(session->clock.source()));

@@ -83,7 +83,9 @@ Status StartRecording(std::unique_ptr<TraceFormatter> formatter, const RecorderO
 // Stops recording, closes what is still open, and completes the output.
 // Events recorded concurrently with the stop may be left out. Fails if no
 // trace is being recorded or the output could not be written.
-StatusOr<RecorderStats> StopRecording();
+// `interrupted_by` non-empty: the trace was cut short (by "SIGINT", ...),
+// which its metadata says (TraceTotals::interrupted_by).
+StatusOr<RecorderStats> StopRecording(std::string interrupted_by = {});
 
 // True between StartRecording and StopRecording.
 bool IsRecording();

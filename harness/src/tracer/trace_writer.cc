@@ -39,8 +39,10 @@ void TraceWriter::Start(std::function<void()> on_thread_start) {
   thread_ = std::thread(&TraceWriter::Run, this, std::move(on_thread_start));
 }
 
-Status TraceWriter::Finish(uint64_t end_ticks, uint64_t dropped_events, int64_t clock_drift_ns) {
+Status TraceWriter::Finish(uint64_t end_ticks, uint64_t dropped_events, int64_t clock_drift_ns,
+                           std::string interrupted_by) {
   end_ticks_ = end_ticks;
+  totals_.interrupted_by = std::move(interrupted_by);
   totals_.dropped_events = dropped_events;
   totals_.clock_drift_ns = clock_drift_ns;
   finishing_.store(true, std::memory_order_release);

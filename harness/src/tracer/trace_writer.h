@@ -24,6 +24,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <thread>
 
 #include "common/status.h"
@@ -50,7 +51,9 @@ class TraceWriter {
   // REQUIRES: recording has stopped and no thread is in its slow path.
   // Formats everything still buffered, closes open spans at `end_ticks`,
   // ends the output and joins the thread.
-  Status Finish(uint64_t end_ticks, uint64_t dropped_events, int64_t clock_drift_ns);
+  // `interrupted_by`: see TraceTotals.
+  Status Finish(uint64_t end_ticks, uint64_t dropped_events, int64_t clock_drift_ns,
+                std::string interrupted_by = {});
 
   uint64_t events_written() const { return formatter_ ? formatter_->events_written() : 0; }
   uint64_t unmatched_ends() const { return decoder_ ? decoder_->unmatched_ends() : 0; }

@@ -13,6 +13,13 @@ if(BENCHPROF_SANITIZE)
   endif()
 endif()
 
+if(BENCHPROF_FUZZ)
+  # Coverage for libFuzzer in every object; the fuzz binaries link the
+  # fuzzer's main (tests/fuzz).
+  add_compile_options(-fsanitize=fuzzer-no-link)
+  add_link_options(-fsanitize=fuzzer-no-link)
+endif()
+
 # Applies the project's warnings to one of its own targets (never to users').
 function(benchprof_target_defaults target)
   target_compile_options(${target} PRIVATE

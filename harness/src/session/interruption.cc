@@ -150,6 +150,23 @@ std::atomic<bool> g_guarding{false};
 std::string* g_guard_program = nullptr;
 int g_guard_exit_code = 1;
 
+pid_t g_guard_pid = 0;  // the process that armed the guard
+
+// What a benchmark's forked child must not inherit: the blocked signals
+// (its children would keep them blocked even after exec), the ignored
+// SIGPIPE, and the exit guard (its exit() is its own, and the temporaries
+// it would remove are its parent's).
+sigset_t g_blocked_signals;
+bool g_restore_sigpipe = false;
+bool g_restore_sigxfsz = false;
+
+void InForkedChild() {
+  g_guarding.store(false);
+  pthread_sigmask(SIG_UNBLOCK, &g_blocked_signals, nullptr);
+  if (g_restore_sigpipe) signal(SIGPIPE, SIG_DFL);
+  if (g_restore_sigxfsz) signal(SIGXFSZ, SIG_DFL);
+}
+
 void OnExit() {
   // A benchmark thread that gives up while the watcher writes what was
   // collected (say, its scratch files vanished) waits for the watcher's
@@ -157,7 +174,9 @@ void OnExit() {
   if (g_phase.load() == kSalvaging) {
     for (;;) pause();
   }
-  if (!g_guarding.load()) return;
+  // getpid(): also a child made without fork()'s handlers (clone) is not
+  // the guarded process.
+  if (!g_guarding.load() || getpid() != g_guard_pid) return;
   RemoveAllTemporaries();
   std::fprintf(stderr,
                "%s: exit() was called during the run (by Google Benchmark or a benchmark; see "
@@ -174,6 +193,7 @@ LibraryExitGuard::LibraryExitGuard(const std::string& program, int exit_code) {
   (void)registered;
   g_guard_program = new std::string(program);  // read by OnExit at any time: never freed
   g_guard_exit_code = exit_code;
+  g_guard_pid = getpid();
   g_guarding.store(true);
 }
 
@@ -185,10 +205,13 @@ Status WatchForInterruption(const std::string& program) {
   if (const int error = pthread_sigmask(SIG_BLOCK, &signals, nullptr); error != 0) {
     return Status::Error(std::string("cannot block interrupting signals: ") + std::strerror(error));
   }
-  signal(SIGPIPE, SIG_IGN);
+  g_blocked_signals = signals;
+  g_restore_sigpipe = signal(SIGPIPE, SIG_IGN) == SIG_DFL;
   // Past `ulimit -f`, a write fails with EFBIG (reported, the previous file
   // kept) instead of the signal killing the process mid-write.
-  signal(SIGXFSZ, SIG_IGN);
+  g_restore_sigxfsz = signal(SIGXFSZ, SIG_IGN) == SIG_DFL;
+  static const bool at_fork = pthread_atfork(nullptr, nullptr, InForkedChild) == 0;
+  (void)at_fork;
   try {
     std::thread(WatchSignals, program, signals).detach();
   } catch (const std::system_error& e) {

@@ -34,6 +34,7 @@
 #include "cli/harness_flags.h"
 #include "cli/help.h"
 #include "collect/alloc_counter.h"
+#include "collect/library_unload_hook.h"
 #include "common/atomic_file.h"
 #include "common/file_identity.h"
 #include "common/path_names.h"
@@ -312,6 +313,7 @@ int Run(const std::string& program, const Request& request) {
     for (Profile* kind : request.kinds) kind->OnReportedRun(segment, label);
   });
   if (profiling) {
+    collect::KeepLibrariesLoaded();  // samples in a dlclose()d library stay nameable
     if (Status started = StartProfiles(request, *outputs, program); !started.ok()) {
       return Fail(program, started.message(), kExitHarnessFailure);
     }

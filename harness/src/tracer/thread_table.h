@@ -73,7 +73,7 @@ struct alignas(64) ThreadSlot {
   std::atomic<bool> name_lock{false};
   NameRank name_rank = NameRank::kDefault;
   uint8_t name_length = 0;
-  char name[kMaxThreadNameBytes];
+  char name[kMaxThreadNameBytes] = {};  // initialised: clang requires it of constinit
 };
 
 // The table, and how far into it slots have ever been claimed.

@@ -64,7 +64,8 @@ std::string_view ClockSourceName(ClockSource source) {
 
 bool TscIsInvariant() {
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid_max(0x80000000u, nullptr) >= 0x80000007u &&
+  // The cast: clang declares __get_cpuid_max as returning int, GCC unsigned.
+  if (static_cast<unsigned>(__get_cpuid_max(0x80000000u, nullptr)) >= 0x80000007u &&
       __get_cpuid(0x80000007u, &eax, &ebx, &ecx, &edx) && (edx & (1u << 8)) != 0) {
     return true;
   }

@@ -146,16 +146,17 @@ FileContext ContextOf(const GbenchResults& results) {
 // first, then the keys that are new or have a new value.
 std::string ConfigChanges(const Config& in_force, const Config& next) {
   std::string lines;
-  for (const auto& [key, value] : in_force) {
-    const bool kept =
-        std::any_of(next.begin(), next.end(), [&](const auto& kv) { return kv.first == key; });
-    if (!kept) lines += key + ":\n";  // an empty value deletes the key
+  // Pairs, not structured bindings: clang 14 (the fuzz build) cannot
+  // capture those in a lambda.
+  for (const auto& old_entry : in_force) {
+    const bool kept = std::any_of(next.begin(), next.end(),
+                                  [&](const auto& kv) { return kv.first == old_entry.first; });
+    if (!kept) lines += old_entry.first + ":\n";  // an empty value deletes the key
   }
-  for (const auto& [key, value] : next) {
-    const bool same = std::any_of(in_force.begin(), in_force.end(), [&](const auto& kv) {
-      return kv.first == key && kv.second == value;
-    });
-    if (!same) lines += key + ": " + value + "\n";
+  for (const auto& new_entry : next) {
+    const bool same = std::any_of(in_force.begin(), in_force.end(),
+                                  [&](const auto& kv) { return kv == new_entry; });
+    if (!same) lines += new_entry.first + ": " + new_entry.second + "\n";
   }
   return lines;
 }

@@ -238,7 +238,8 @@ class InstructionsProfile final : public Profile {
     }
   }
 
-  Status Finish(const aggregate::RunLabels&) override {
+  // Writes no file of its own: the kept dumps are Valgrind's.
+  StatusOr<WrittenFile> Finish(const aggregate::RunLabels&, const RunEnding&) override {
     {
       std::lock_guard lock(pending_mutex_);
       for (const auto& [segment, dump] : pending_) unlink(dump.path.c_str());
@@ -248,7 +249,7 @@ class InstructionsProfile final : public Profile {
       std::fprintf(stderr, "callgrind files: %s (%zu files)\n", keep_dir_.c_str(), kept_.size());
     }
     if (!keep_failure_.empty()) return Status::Error(keep_failure_);
-    return Status();
+    return WrittenFile{};
   }
 
  private:

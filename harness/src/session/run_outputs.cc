@@ -32,7 +32,8 @@ WrittenOutputs FinishKinds(const std::string& program, std::span<profiles::Profi
       outputs.all_written = false;
       continue;
     }
-    outputs.files.push_back(std::move(written).value());
+    // A kind that writes no file of its own (instructions) has nothing to commit.
+    if (written.value().file != nullptr) outputs.files.push_back(std::move(written).value());
   }
   return outputs;
 }

@@ -6,6 +6,8 @@
 #include <set>
 #include <string>
 
+#include "common/json_document.h"
+#include "common/json_tokenizer.h"
 #include "tools/text_format.h"
 
 namespace benchprof::results {
@@ -236,6 +238,51 @@ Status ReadContext(const json::Value& context, GbenchResults& results) {
   return Status();
 }
 
+// The kind of value whose first token is `first` (a value's first token).
+json::Kind KindOfFirstToken(json::Token first) {
+  switch (first) {
+    case json::Token::kBeginObject:
+      return json::Kind::kObject;
+    case json::Token::kBeginArray:
+      return json::Kind::kArray;
+    case json::Token::kString:
+      return json::Kind::kString;
+    case json::Token::kNumber:
+      return json::Kind::kNumber;
+    case json::Token::kTrue:
+    case json::Token::kFalse:
+      return json::Kind::kBool;
+    default:
+      return json::Kind::kNull;
+  }
+}
+
+// The rows of the "benchmarks" array whose '[' `tokens` just returned, one
+// at a time: only the current row is held as a json::Value. The first
+// row's problem goes to `problem`, and the rest of the array is then only
+// checked as JSON. Fails only on the JSON itself.
+Status ReadRows(json::Tokenizer& tokens, std::vector<GbenchRow>& rows, Status& problem) {
+  using json::Token;
+  json::Value value;
+  size_t index = 0;
+  for (Token t = tokens.Next(); t != Token::kEndArray; t = tokens.Next(), ++index) {
+    if (t == Token::kError) return tokens.status();
+    if (!problem.ok()) {
+      if (!tokens.SkipValue()) return tokens.status();
+      continue;
+    }
+    if (Status s = json::ReadValue(tokens, t, value); !s.ok()) return s;
+    StatusOr<GbenchRow> row = ParseRow(value, index);
+    if (!row.ok()) {
+      problem = row.status();
+      rows.clear();
+      continue;
+    }
+    rows.push_back(std::move(*row));
+  }
+  return Status();
+}
+
 }  // namespace
 
 double NanosecondsPerUnit(std::string_view unit) {
@@ -348,35 +395,64 @@ std::string GbenchVersion(const GbenchResults& results) {
                                      : version);
 }
 
-StatusOr<GbenchResults> GbenchResultsFromDocument(const json::Value& doc) {
-  if (!doc.is_object()) {
+StatusOr<GbenchResults> ReadGbenchJson(json::Tokenizer& tokens) {
+  using json::Token;
+  // Problems are kept in the order a whole-document reader would report
+  // them (the JSON itself, the document's kind, the context, the
+  // "benchmarks" member, its rows), so the input is read to its end and
+  // checked as JSON even after the first problem with its content. As with
+  // Find(), a member that occurs twice counts the last time.
+  Token t = tokens.Next();
+  if (t == Token::kError) return tokens.status();
+  if (t != Token::kBeginObject) {
+    if (!tokens.SkipValue()) return tokens.status();
+    if (tokens.Next() != Token::kEnd) return tokens.status();
+    const json::Kind kind = KindOfFirstToken(t);
     return Status::Error("not Google Benchmark JSON: the document is " +
-                         std::string(doc.is_array() || doc.is_object() ? "an " : "a ") +
-                         std::string(json::KindName(doc.kind())) + ", expected an object");
+                         std::string(kind == json::Kind::kArray ? "an " : "a ") +
+                         std::string(json::KindName(kind)) + ", expected an object");
   }
-  // The context first: its schema version says how to read the rest.
   GbenchResults results;
-  if (const json::Value* context = doc.Find("context"); context != nullptr) {
-    if (Status s = ReadContext(*context, results); !s.ok()) return s;
+  Status context_problem;
+  Status rows_problem = Status::Error("not Google Benchmark JSON: no \"benchmarks\" array");
+  for (t = tokens.Next(); t == Token::kKey; t = tokens.Next()) {
+    const bool is_context = tokens.string() == "context";
+    const bool is_rows = tokens.string() == "benchmarks";
+    const Token first = tokens.Next();
+    if (first == Token::kError) return tokens.status();
+    if (is_rows && first == Token::kBeginArray) {
+      results.rows.clear();
+      rows_problem = Status();
+      if (Status s = ReadRows(tokens, results.rows, rows_problem); !s.ok()) return s;
+    } else if (is_context) {
+      json::Value context;
+      if (Status s = json::ReadValue(tokens, first, context); !s.ok()) return s;
+      GbenchResults fresh;
+      context_problem = ReadContext(context, fresh);
+      results.context = std::move(fresh.context);
+      results.library_version = std::move(fresh.library_version);
+      results.google_benchmark_version = std::move(fresh.google_benchmark_version);
+      results.json_schema_version = fresh.json_schema_version;
+    } else {
+      if (!tokens.SkipValue()) return tokens.status();
+      if (is_rows) {
+        const json::Kind kind = KindOfFirstToken(first);
+        rows_problem = Status::Error(std::string("not Google Benchmark JSON: \"benchmarks\" is ") +
+                                     (kind == json::Kind::kObject ? "an " : "a ") +
+                                     std::string(json::KindName(kind)) + ", expected an array");
+      }
+    }
   }
-  const json::Value* rows = doc.Find("benchmarks");
-  if (rows == nullptr) return Status::Error("not Google Benchmark JSON: no \"benchmarks\" array");
-  if (!rows->is_array()) {
-    return WrongKind("not Google Benchmark JSON", "benchmarks", *rows, "an array");
-  }
-  results.rows.reserve(rows->as_array().size());
-  for (size_t i = 0; i < rows->as_array().size(); ++i) {
-    StatusOr<GbenchRow> row = ParseRow(rows->as_array()[i], i);
-    if (!row.ok()) return row.status();
-    results.rows.push_back(std::move(*row));
-  }
+  if (t != Token::kEndObject) return tokens.status();
+  if (tokens.Next() != Token::kEnd) return tokens.status();
+  if (!context_problem.ok()) return context_problem;
+  if (!rows_problem.ok()) return rows_problem;
   return results;
 }
 
 StatusOr<GbenchResults> ParseGbenchJson(std::string_view text) {
-  StatusOr<json::Value> doc = json::Parse(text);
-  if (!doc.ok()) return doc.status();
-  return GbenchResultsFromDocument(*doc);
+  json::Tokenizer tokens(text);
+  return ReadGbenchJson(tokens);
 }
 
 }  // namespace benchprof::results

@@ -5,6 +5,9 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "common/json_document.h"
 #include "common/json_tokenizer.h"
@@ -311,10 +314,12 @@ std::vector<const GbenchRow*> SampleRows(const GbenchResults& results,
                                          std::vector<std::string>& notes) {
   // Which run names have raw repetitions, which a median aggregate, and how
   // many repetitions failed (in first-seen order, for stable messages).
-  std::set<std::string> raw, has_median;
-  std::vector<std::string> order;
-  std::map<std::string, std::pair<int, int>> failed;  // name -> (failed, total)
-  std::map<std::string, std::string> failure_message;
+  // Hashed, and keyed by views of the rows' names: this runs once per row
+  // of files with hundreds of thousands of rows.
+  std::unordered_set<std::string_view> raw, has_median;
+  std::vector<std::string_view> order;
+  std::unordered_map<std::string_view, std::pair<int, int>> failed;  // name -> (failed, total)
+  std::unordered_map<std::string_view, std::string_view> failure_message;
   for (const GbenchRow& row : results.rows) {
     if (row.aggregate) {
       if (row.aggregate_name == "median" && row.has_times) has_median.insert(row.run_name);
@@ -332,7 +337,7 @@ std::vector<const GbenchRow*> SampleRows(const GbenchResults& results,
     }
   }
   std::vector<const GbenchRow*> samples;
-  std::set<std::string> fell_back;
+  std::unordered_set<std::string_view> fell_back;
   for (const GbenchRow& row : results.rows) {
     bool use = !row.aggregate && row.measured();
     if (row.aggregate && row.measured() && row.has_times && raw.count(row.run_name) == 0) {
@@ -347,11 +352,12 @@ std::vector<const GbenchRow*> SampleRows(const GbenchResults& results,
     }
     if (use) samples.push_back(&row);
   }
-  for (const std::string& name : order) {
+  for (const std::string_view name : order) {
     const auto [failures, total] = failed[name];
     if (failures == 0) continue;
-    notes.push_back(name + ": " + std::to_string(failures) + " of " + std::to_string(total) +
-                    " repetitions failed (" + failure_message[name] + "); they are ignored");
+    notes.push_back(std::string(name) + ": " + std::to_string(failures) + " of " +
+                    std::to_string(total) + " repetitions failed (" +
+                    std::string(failure_message[name]) + "); they are ignored");
   }
   return samples;
 }

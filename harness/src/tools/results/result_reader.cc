@@ -39,7 +39,21 @@ class SampleSink {
 
   void Add(const std::string& benchmark, const std::string& time_metric, const std::string& metric,
            double value) {
-    BenchmarkSamples& b = Benchmark(benchmark, time_metric);
+    AddTo(Benchmark(benchmark, time_metric), metric, value);
+  }
+
+  // The benchmark named `name`, added with `time_metric` if it is new.
+  BenchmarkSamples& Benchmark(const std::string& name, const std::string& time_metric) {
+    auto [it, inserted] = set_.index.try_emplace(name, set_.benchmarks.size());
+    if (inserted) {
+      set_.benchmarks.push_back(BenchmarkSamples{name, time_metric, {}});
+    }
+    return set_.benchmarks[it->second];
+  }
+
+  // Adds a value of `metric` to `b` (from Benchmark()).
+  void AddTo(BenchmarkSamples& b, const std::string& metric, double value) {
+    const std::string& benchmark = b.name;
     if (!std::isfinite(value)) {
       if (warned_.insert(benchmark + '\n' + metric).second) {
         set_.warnings.push_back(path_ + ": " + benchmark + ": " + metric +
@@ -57,14 +71,6 @@ class SampleSink {
   }
 
  private:
-  BenchmarkSamples& Benchmark(const std::string& name, const std::string& time_metric) {
-    auto [it, inserted] = set_.index.try_emplace(name, set_.benchmarks.size());
-    if (inserted) {
-      set_.benchmarks.push_back(BenchmarkSamples{name, time_metric, {}});
-    }
-    return set_.benchmarks[it->second];
-  }
-
   const std::string& path_;
   ResultSet& set_;
   std::set<std::string> warned_;
@@ -105,13 +111,18 @@ Status AddGbench(const std::string& path, const GbenchResults& results, ResultSe
   for (SkippedBenchmark& skip : skips) set.skipped.push_back(SkipInFile{path, std::move(skip)});
   SampleSink sink(path, set);
   size_t samples = 0;
+  static const std::string kCpuTime = "cpu_time", kRealTime = "real_time";
   for (const GbenchRow* row : rows) {
-    const std::string time_metric = UsesRealTime(row->run_name) ? "real_time" : "cpu_time";
-    sink.Add(row->run_name, time_metric, "cpu_time", row->cpu_ns);
-    sink.Add(row->run_name, time_metric, "real_time", row->real_ns);
+    // Looked up once per row: files can have hundreds of thousands.
+    BenchmarkSamples& b =
+        sink.Benchmark(row->run_name, UsesRealTime(row->run_name) ? kRealTime : kCpuTime);
+    sink.AddTo(b, kCpuTime, row->cpu_ns);
+    sink.AddTo(b, kRealTime, row->real_ns);
     for (const auto& [counter, value] : row->counters) {
-      set.metrics.try_emplace(counter, CounterInfo(counter));
-      sink.Add(row->run_name, time_metric, counter, value);
+      if (set.metrics.find(counter) == set.metrics.end()) {
+        set.metrics.emplace(counter, CounterInfo(counter));
+      }
+      sink.AddTo(b, counter, value);
     }
     ++samples;
   }

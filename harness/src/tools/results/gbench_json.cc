@@ -42,12 +42,67 @@ constexpr std::array<std::string_view, 23> kRowFields = {"name",
                                                          "rms",
                                                          "label"};
 
-bool IsRowField(std::string_view key) {
-  for (std::string_view f : kRowFields) {
-    if (f == key) return true;
+// The index of `key` in kRowFields, or -1.
+int RowFieldIndex(std::string_view key) {
+  for (size_t i = 0; i < kRowFields.size(); ++i) {
+    if (kRowFields[i] == key) return static_cast<int>(i);
   }
-  return false;
+  return -1;
 }
+
+// The members of one row that the checks below look at, read from the
+// token stream without building the row's document: each known field's
+// value (the last if repeated, as json::Value::Find sees it) and every other
+// numeric member, a counter (repeated: the first place, the last value).
+// Other members are checked as JSON and dropped. Reused from row to row.
+class RowMembers {
+ public:
+  // Reads the members of the object whose '{' `tokens` just returned,
+  // through its '}'. Fails only on the JSON itself.
+  Status Read(json::Tokenizer& tokens) {
+    present_.fill(false);
+    counters_.clear();
+    for (json::Token t = tokens.Next(); t != json::Token::kEndObject; t = tokens.Next()) {
+      if (t != json::Token::kKey) return tokens.status();
+      const int field = RowFieldIndex(tokens.string());
+      if (field < 0) key_.assign(tokens.string());
+      const json::Token first = tokens.Next();
+      if (field >= 0) {
+        if (Status s = json::ReadValue(tokens, first, fields_[field]); !s.ok()) return s;
+        present_[field] = true;
+      } else if (first == json::Token::kNumber) {
+        AddCounter(tokens.number());
+      } else if (!tokens.SkipValue()) {
+        return tokens.status().ok() ? Status::Error("expected a value") : tokens.status();
+      }
+    }
+    return Status();
+  }
+
+  // The known field `key` (one of kRowFields), or nullptr if absent.
+  const json::Value* Find(std::string_view key) const {
+    const int field = RowFieldIndex(key);
+    return field >= 0 && present_[field] ? &fields_[field] : nullptr;
+  }
+
+  const std::vector<std::pair<std::string, double>>& counters() const { return counters_; }
+
+ private:
+  void AddCounter(double value) {
+    for (auto& [k, v] : counters_) {
+      if (k == key_) {
+        v = value;
+        return;
+      }
+    }
+    counters_.emplace_back(key_, value);
+  }
+
+  std::array<json::Value, kRowFields.size()> fields_;
+  std::array<bool, kRowFields.size()> present_{};
+  std::vector<std::pair<std::string, double>> counters_;
+  std::string key_;
+};
 
 std::string RowContext(size_t index, const std::string& name) {
   std::string s = "benchmarks[" + std::to_string(index) + "]";
@@ -63,8 +118,10 @@ Status WrongKind(const std::string& where, std::string_view key, const json::Val
                        std::string(expected));
 }
 
-// Reads an optional string member into `out`.
-Status OptionalString(const json::Value& row, std::string_view key, const std::string& where,
+// Reads an optional string member of `row` (a json::Value or RowMembers)
+// into `out`.
+template <typename Members>
+Status OptionalString(const Members& row, std::string_view key, const std::string& where,
                       std::string& out) {
   const json::Value* v = row.Find(key);
   if (v == nullptr) return Status();
@@ -74,7 +131,8 @@ Status OptionalString(const json::Value& row, std::string_view key, const std::s
 }
 
 // Reads an optional number member; `present` says whether it was there.
-Status OptionalNumber(const json::Value& row, std::string_view key, const std::string& where,
+template <typename Members>
+Status OptionalNumber(const Members& row, std::string_view key, const std::string& where,
                       double& out, bool* present = nullptr) {
   const json::Value* v = row.Find(key);
   if (present != nullptr) *present = v != nullptr;
@@ -86,7 +144,7 @@ Status OptionalNumber(const json::Value& row, std::string_view key, const std::s
 
 // The row's identity: its name (required), run name, run type, aggregate
 // name, error state and label. Sets `where` to the row's context.
-Status ReadIdentity(const json::Value& value, size_t index, GbenchRow& row, std::string& where) {
+Status ReadIdentity(const RowMembers& value, size_t index, GbenchRow& row, std::string& where) {
   const json::Value* name = value.Find("name");
   if (name == nullptr) return Status::Error(where + ": no \"name\"");
   if (!name->is_string()) return WrongKind(where, "name", *name, "a string");
@@ -127,7 +185,7 @@ Status ReadIdentity(const json::Value& value, size_t index, GbenchRow& row, std:
 }
 
 // The iteration and thread counts.
-Status ReadCounts(const json::Value& value, const std::string& where, GbenchRow& row) {
+Status ReadCounts(const RowMembers& value, const std::string& where, GbenchRow& row) {
   if (Status s = OptionalNumber(value, "iterations", where, row.iterations); !s.ok()) return s;
   if (row.measured() && (!std::isfinite(row.iterations) || row.iterations < 0)) {
     return Status::Error(where + ": \"iterations\" must be a finite number >= 0");
@@ -142,7 +200,7 @@ Status ReadCounts(const json::Value& value, const std::string& where, GbenchRow&
 }
 
 // real_time and cpu_time, in nanoseconds.
-Status ReadTimes(const json::Value& value, const std::string& where, GbenchRow& row) {
+Status ReadTimes(const RowMembers& value, const std::string& where, GbenchRow& row) {
   std::string time_unit = "ns";
   if (Status s = OptionalString(value, "time_unit", where, time_unit); !s.ok()) return s;
   const double scale = NanosecondsPerUnit(time_unit);
@@ -179,34 +237,15 @@ Status ReadTimes(const json::Value& value, const std::string& where, GbenchRow& 
   return Status();
 }
 
-// Every other numeric member is a user counter.
-void ReadCounters(const json::Value& value, GbenchRow& row) {
-  for (const auto& [key, member] : value.members()) {
-    if (!member.is_number() || IsRowField(key)) continue;
-    // Duplicate keys: Find() semantics (the last one wins) for counters too.
-    bool replaced = false;
-    for (auto& [k, v] : row.counters) {
-      if (k == key) {
-        v = member.as_number();
-        replaced = true;
-      }
-    }
-    if (!replaced) row.counters.emplace_back(key, member.as_number());
-  }
-}
-
-StatusOr<GbenchRow> ParseRow(const json::Value& value, size_t index) {
+StatusOr<GbenchRow> ParseRow(const RowMembers& value, size_t index) {
   GbenchRow row;
   row.index = index;
   std::string where = RowContext(index, "");
-  if (!value.is_object()) {
-    return Status::Error(where + ": expected an object, found " +
-                         std::string(json::KindName(value.kind())));
-  }
   if (Status s = ReadIdentity(value, index, row, where); !s.ok()) return s;
   if (Status s = ReadCounts(value, where, row); !s.ok()) return s;
   if (Status s = ReadTimes(value, where, row); !s.ok()) return s;
-  ReadCounters(value, row);
+  // Every other numeric member is a user counter.
+  row.counters = value.counters();
   return row;
 }
 
@@ -266,16 +305,21 @@ json::Kind KindOfFirstToken(json::Token first) {
 // checked as JSON. Fails only on the JSON itself.
 Status ReadRows(json::Tokenizer& tokens, std::vector<GbenchRow>& rows, Status& problem) {
   using json::Token;
-  json::Value value;
+  RowMembers members;
   size_t index = 0;
   for (Token t = tokens.Next(); t != Token::kEndArray; t = tokens.Next(), ++index) {
     if (t == Token::kError) return tokens.status();
-    if (!problem.ok()) {
+    if (!problem.ok() || t != Token::kBeginObject) {
       if (!tokens.SkipValue()) return tokens.status();
+      if (problem.ok()) {
+        problem = Status::Error(RowContext(index, "") + ": expected an object, found " +
+                                std::string(json::KindName(KindOfFirstToken(t))));
+        rows.clear();
+      }
       continue;
     }
-    if (Status s = json::ReadValue(tokens, t, value); !s.ok()) return s;
-    StatusOr<GbenchRow> row = ParseRow(value, index);
+    if (Status s = members.Read(tokens); !s.ok()) return s;
+    StatusOr<GbenchRow> row = ParseRow(members, index);
     if (!row.ok()) {
       problem = row.status();
       rows.clear();

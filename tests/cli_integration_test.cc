@@ -265,6 +265,24 @@ TEST(CliTest, AFullDiskKeepsThePreviousResultFile) {
   }
 }
 
+// A trace that cannot be written says why (here EFBIG, as ENOSPC on a full
+// disk), names the output and not its temporary file, and keeps the old one.
+TEST(CliTest, AFullDiskTraceSaysWhy) {
+  TempDir dir;
+  const std::string trace = dir.File("trace.json");
+  std::ofstream(trace) << "old";
+  // 512 bytes: the trace's first events already take more.
+  const ProcessResult full = BenchWithFileLimit(
+      1, {"--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.001", "--trace=" + trace});
+  EXPECT_EQ(full.exit_code, 4) << full.stderr_text;
+  EXPECT_NE(full.stderr_text.find("bench: --trace=" + trace +
+                                  ": cannot write the trace (File too large)\n"),
+            std::string::npos)
+      << full.stderr_text;
+  EXPECT_EQ(ReadFile(trace), "old");
+  EXPECT_EQ(ListDirectory(dir.path()), std::vector<std::string>{"trace.json"});
+}
+
 // Only regular files are replaced through a temporary file: a device or a
 // FIFO is written to, a symbolic link's target is replaced.
 TEST(CliTest, DevicesFifosAndLinksAreWrittenThrough) {
@@ -331,7 +349,8 @@ TEST(CliTest, AFailedOutputDoesNotCostTheOthers) {
   }
   const ProcessResult result = Bench(args);
   EXPECT_EQ(result.exit_code, 4) << result.stderr_text;
-  EXPECT_NE(result.stderr_text.find("bench: --trace=/dev/full: /dev/full: cannot write the trace"),
+  EXPECT_NE(result.stderr_text.find(
+                "bench: --trace=/dev/full: cannot write the trace (No space left on device)\n"),
             std::string::npos)
       << result.stderr_text;
   std::vector<std::string> files = ListDirectory(dir.path());

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "collect/cpu_sampler.h"
 #include "encode/pprof_reader.h"
 #include "support/go_pprof.h"
 #include "support/subprocess.h"
@@ -310,6 +311,52 @@ TEST_F(HeapProfileIntegrationTest, WorksWithCpuProfileAndWarnsOnce) {
             std::string::npos)
       << run.stderr_text;
   EXPECT_TRUE(ReadProfile(ReadFile(cpu)).ok());
+}
+
+// Whether any location of `sample` has a function whose name contains `name`.
+bool StackHas(const ProfileData& profile, const ProfileSample& sample, const std::string& name) {
+  for (const size_t index : sample.location_indexes) {
+    for (const ProfileLine& line : profile.locations[index].lines) {
+      if (profile.functions[line.function_index].name.find(name) != std::string::npos) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// At rate 1 most of BM_MapInserts' CPU time is the heap sampler walking the
+// stack. A CPU sample that lands during that walk is the stack being walked
+// (the unwinder inside malloc inside the benchmark): it must be recorded as
+// such, not lost (it was 30% of the samples, counted as lost).
+TEST_F(HeapProfileIntegrationTest, CpuSamplesDuringHeapStackWalksKeepTheirStacks) {
+  if (!collect::kCpuSamplerSupported) GTEST_SKIP() << "no CPU profiler under ThreadSanitizer";
+  const std::string cpu = dir_.File("cpu.pprof");
+  Profile(HEAP_FIXTURE_BENCH_PATH,
+          {"--benchmark_filter=BM_MapInserts", "--memprofilerate=1", "--cpuprofile=" + cpu});
+  StatusOr<ProfileData> read = ReadProfile(ReadFile(cpu));
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  const ProfileData& profile = *read;
+  int64_t total = 0, lost = 0, in_benchmark = 0, in_unwinder = 0;
+  for (const ProfileSample& sample : profile.samples) {
+    const int64_t count = sample.values.at(0);
+    total += count;
+    if (StackHas(profile, sample, "[benchprof] lost samples")) lost += count;
+    if (!StackHas(profile, sample, "heap_fixture::BM_MapInserts")) continue;
+    in_benchmark += count;
+    // The leaf in libunwind: the signal landed while the sampler walked.
+    const ProfileLocation& leaf = profile.locations[sample.location_indexes.front()];
+    if (leaf.mapping_index.has_value() &&
+        profile.mappings[*leaf.mapping_index].filename.find("libunwind") != std::string::npos &&
+        StackHas(profile, sample, "heap_fixture::InsertIntoMap")) {
+      in_unwinder += count;
+    }
+  }
+  // About a second of CPU at 100 Hz.
+  ASSERT_GE(total, 50);
+  EXPECT_LE(lost * 20, total) << lost << " of " << total << " samples lost";
+  EXPECT_GE(in_benchmark * 100, total * 95) << in_benchmark << " of " << total;
+  EXPECT_GT(in_unwinder, 0) << "no sample inside the heap sampler's stack walk, of " << total;
 }
 
 TEST_F(HeapProfileIntegrationTest, RateZeroWritesAnEmptyProfile) {

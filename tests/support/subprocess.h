@@ -18,6 +18,7 @@ struct ProcessResult {
   int term_signal = 0;  // the signal that killed it, if any
   std::string stdout_text;
   std::string stderr_text;
+  long max_rss_kb = 0;  // the child's peak resident memory (getrusage's ru_maxrss)
 };
 
 // Runs argv[0] (a path) with the given arguments, this process's environment

@@ -2,9 +2,12 @@
 // kind of bad input, output formats, several files per side, convert, and
 // real output of the `bench` binary.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <cstdio>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/json_value.h"
@@ -299,6 +302,122 @@ TEST(CompareCliTest, BinaryInputStopsAtItsFirstNulByte) {
   Write(dir.File("late.txt"), std::string(70'000, ' ') + std::string(1, '\0'));
   ExpectBadInput(Benchprof({"compare", dir.File("late.txt"), kBase}),
                  "binary file (NUL byte at offset 70000)");
+}
+
+// Writes a Google Benchmark JSON file of `rows` rows as 1.7.1 writes them
+// (about 450 bytes each), a row at a time.
+void WriteLargeResults(const std::string& path, int rows) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << "{\n  \"context\": {\"host_name\": \"vm\", \"num_cpus\": 2},\n  \"benchmarks\": [\n";
+  char row[1024];
+  for (int i = 0; i < rows; ++i) {
+    const int b = i % 2000;
+    std::snprintf(row, sizeof row,
+                  "%s    {\n      \"name\": \"BM_Workload%d/size:%d/threads:1\",\n"
+                  "      \"family_index\": %d,\n      \"per_family_instance_index\": 0,\n"
+                  "      \"run_name\": \"BM_Workload%d/size:%d/threads:1\",\n"
+                  "      \"run_type\": \"iteration\",\n      \"repetitions\": 1000,\n"
+                  "      \"repetition_index\": %d,\n      \"threads\": 1,\n"
+                  "      \"iterations\": 123456,\n      \"real_time\": %.10e,\n"
+                  "      \"cpu_time\": %.10e,\n      \"time_unit\": \"ns\",\n"
+                  "      \"B/op\": 4.8000000000000000e+01,\n"
+                  "      \"allocs/op\": 3.0000000000000000e+00\n    }",
+                  i == 0 ? "" : ",\n", b, b * 8, b, b, b * 8, i / 2000, 1000.0 + b + i % 7,
+                  990.0 + b + i % 5);
+    out << row;
+  }
+  out << "\n  ]\n}\n";
+}
+
+// Reading a result file costs memory in proportion to what is kept of it,
+// not to its text or a document tree: at most twice the file's size
+// beyond what reading a small file costs (it was 3.7 times).
+TEST(CompareCliTest, ALargeResultFileTakesAtMostTwiceItsSizeInMemory) {
+  TempDir dir;
+  const std::string large = dir.File("large.json");
+  WriteLargeResults(large, 90'000);  // ~40 MB
+  struct stat info;
+  ASSERT_EQ(stat(large.c_str(), &info), 0);
+  const long file_kb = static_cast<long>(info.st_size / 1024);
+  ASSERT_GT(file_kb, 30 * 1024);
+  // What a run costs that reads next to nothing (the test's own memory
+  // included: the child's peak counts its parent's pages before exec).
+  const ProcessResult small = Benchprof({"compare", kBase, kHead});
+  ASSERT_NE(small.exit_code, 3) << small.stderr_text;
+  const ProcessResult compared = Benchprof({"compare", large, kHead});
+  EXPECT_NE(compared.exit_code, 3) << compared.stderr_text;
+  EXPECT_LE(compared.max_rss_kb - small.max_rss_kb, 2 * file_kb)
+      << "peak " << compared.max_rss_kb << " KB for a " << file_kb << " KB file";
+  const ProcessResult converted = Benchprof({"convert", "--out=" + dir.File("large.txt"), large});
+  EXPECT_EQ(converted.exit_code, 0) << converted.stderr_text;
+  EXPECT_LE(converted.max_rss_kb - small.max_rss_kb, 2 * file_kb)
+      << "peak " << converted.max_rss_kb << " KB for a " << file_kb << " KB file";
+}
+
+// A pipe or device might never end: it is read up to a bound, then bad
+// input (was: an endless read, memory growing by GBs). /dev/urandom is
+// binary and stops at once.
+TEST(CompareCliTest, EndlessInputIsBadInputNotAnEndlessRead) {
+  const std::string row =
+      "{\"name\": \"BM_A/size:64/threads:1\", \"run_name\": \"BM_A/size:64/threads:1\", "
+      "\"run_type\": \"iteration\", \"repetitions\": 1, \"repetition_index\": 0, \"threads\": "
+      "1, \"iterations\": 100000, \"real_time\": 1.2345678901234567e+03, \"cpu_time\": "
+      "1.2345678901234567e+03, \"time_unit\": \"ns\", \"B/op\": 48, \"allocs/op\": 3},";
+  const std::vector<std::pair<std::string, std::string>> endless = {
+      {"compare", "yes 'BenchmarkA 10 5 ns/op' 2>/dev/null | \"$0\" compare /dev/stdin \"$1\""},
+      {"convert", "(printf '{\"benchmarks\": [\\n'; yes '" + row +
+                      "') 2>/dev/null | \"$0\" convert /dev/stdin"}};
+  for (const auto& [command, script] : endless) {
+    SCOPED_TRACE(command);
+    const ProcessResult result = RunProcess({"/bin/sh", "-c", script, BENCHPROF_PATH, kBase});
+    ExpectBadInput(result, "benchprof " + command +
+                               ": /dev/stdin: not a regular file, and more than 64 MiB long: "
+                               "stopped reading");
+    // Bounded memory: about what was read, not more.
+    EXPECT_LT(result.max_rss_kb, 400 * 1024);
+    std::vector<std::string> random = {command, "/dev/urandom"};
+    if (command == "compare") random.push_back(kBase);
+    ExpectBadInput(Benchprof(random), "benchprof " + command + ": /dev/urandom: ");
+  }
+  // A result file through a pipe is read as usual (base against head: a
+  // regression).
+  const ProcessResult piped =
+      RunProcess({"/bin/sh", "-c", "cat \"$1\" | \"$0\" compare /dev/stdin \"$2\"", BENCHPROF_PATH,
+                  kBase, kHead});
+  EXPECT_EQ(piped.exit_code, 1) << piped.stderr_text;
+}
+
+// Go text cut inside its last unit ("339 allo") would read as a metric of
+// its own: a last result line without its newline is bad input.
+TEST(CompareCliTest, GoTextCutInsideItsLastLineIsBadInput) {
+  TempDir dir;
+  const std::string whole = "BenchmarkA 10 5 ns/op 48 B/op 339 allocs/op\n";
+  Write(dir.File("base.txt"), whole + whole);
+  Write(dir.File("cut.txt"), whole + "BenchmarkA 10 5 ns/op 48 B/op 339 allo");
+  ExpectBadInput(Benchprof({"compare", dir.File("base.txt"), dir.File("cut.txt")}),
+                 "benchprof compare: " + dir.File("cut.txt") +
+                     ": line 2: the text ends inside this result line (after \"allo\", no "
+                     "newline): the file looks cut short");
+  EXPECT_NE(Benchprof({"compare", dir.File("base.txt"), dir.File("base.txt")}).exit_code, 3);
+}
+
+// A --out that cannot be written says why.
+TEST(ConvertCliTest, AFailedWriteSaysWhy) {
+  TempDir dir;
+  const std::string out = dir.File("out.txt");
+  Write(out, "old");
+  // A file size limit of 512 bytes, less than the output (as a full disk:
+  // writes fail, EFBIG), SIGXFSZ ignored so that the write fails instead of
+  // killing the process.
+  const ProcessResult limited =
+      RunProcess({"/bin/sh", "-c", "trap '' XFSZ; ulimit -f 1; exec \"$@\"", "sh", BENCHPROF_PATH,
+                  "convert", "--out=" + out, kBase});
+  ExpectBadInput(limited, "benchprof convert: " + out +
+                              ": write failed (File too large); the file is unchanged");
+  EXPECT_EQ(ReadFile(out), "old");
+  EXPECT_EQ(testing::ListDirectory(dir.path()), std::vector<std::string>{"out.txt"});
+  const ProcessResult full = Benchprof({"convert", "--out=/dev/full", kBase});
+  ExpectBadInput(full, "benchprof convert: /dev/full: write failed (No space left on device)\n");
 }
 
 // A threshold for a metric the files do not have would change nothing

@@ -91,7 +91,7 @@ void RecordSample(const siginfo_t* info, void* context) {
   const int captured =
       CaptureStackInSignalHandler(context, frames, kMaxSampledFrames + kHandlerFrames);
   if (captured == kAlreadyCapturing) {
-    // This signal interrupted an unwind of the same thread.
+    // This signal interrupted the handler's own walk on this thread.
     g_dropped_reentrant.fetch_add(weight, std::memory_order_relaxed);
     return;
   }

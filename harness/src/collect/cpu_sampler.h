@@ -17,9 +17,14 @@
 // arm themselves when they begin, through kCpuSamplerThreadListener
 // (thread_hooks.h wraps pthread_create).
 //
-// Samples are never silently lost: a full buffer, a signal that arrives while
-// the thread is already unwinding, or an unwind that cannot find the
-// interrupted frame is counted in CpuSamplerStats, for the profile to show.
+// A signal that arrives while the thread is itself capturing a stack (the
+// heap sampler inside malloc) records the interrupted stack like any other:
+// the capturing code and the unwinder on top of the allocation's stack.
+//
+// Samples are never silently lost: a full buffer, a signal that finds the
+// handler's own walk under way on its thread, or an unwind that cannot find
+// the interrupted frame is counted in CpuSamplerStats, for the profile to
+// show.
 //
 //   collect::StartCpuSampler(100);
 //   collect::SetProfileSegment(1);  // timed_scope.h
@@ -100,7 +105,7 @@ void ForEachCpuSample(const std::function<void(const CpuSample&)>& visit);
 struct CpuSamplerStats {
   uint64_t recorded = 0;
   uint64_t dropped_buffer_full = 0;
-  uint64_t dropped_reentrant = 0;  // the thread was already unwinding
+  uint64_t dropped_reentrant = 0;  // the handler's own walk was under way on the thread
   uint64_t truncated = 0;          // recorded as the leaf alone: unwinding failed
   // Signals that took a sample, and the time spent from handler entry until
   // each record was stored (not counting the kernel's delivery).

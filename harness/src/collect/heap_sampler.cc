@@ -3,6 +3,11 @@
 // malloc (the tables come from mmap), takes no lock, and calls only glibc's
 // own allocator (__libc_*), CaptureStack, memcpy/memset and log.
 //
+// A CPU profiler's SIGPROF may land while RecordSample walks the stack; it
+// then records the stack being walked, this sampler and the unwinder on
+// top (stack_capture.h says why its walk is safe there), so the sampling's
+// CPU cost shows under the allocation that caused it instead of being lost.
+//
 // Shared state and who changes it:
 //   g_rate        set by Start (the mean gap) and Stop (0); read by every
 //                 thread's slow path.

@@ -3,6 +3,13 @@
 // libunwind (unw_backtrace on threads whose cache is set up; otherwise
 // unw_init_local2 and unw_step, which libunwind documents as signal-safe for
 // local unwinding) and touch only the calling thread's flags.
+//
+// A signal handler's walk may interrupt CaptureStack on the same thread
+// (t_capturing set). It then walks with the cursor API from the signal
+// frame, which is safe there (see the header): it never touches
+// unw_backtrace's per-thread cache, the one state the interrupted capture
+// may have left half-changed, and libunwind changes its shared caches only
+// with signals blocked. t_signal_walk guards the handler's own walk.
 #include "collect/stack_capture.h"
 
 #define UNW_LOCAL_ONLY
@@ -23,6 +30,8 @@ __thread bool t_capturing __attribute__((tls_model("initial-exec"))) = false;
 // unw_backtrace has run on this thread: its per-thread cache exists.
 __thread bool t_cache_ready __attribute__((tls_model("initial-exec"))) = false;
 __thread uint32_t t_walks __attribute__((tls_model("initial-exec"))) = 0;
+// A signal handler is walking this thread's stack from its signal frame.
+__thread bool t_signal_walk __attribute__((tls_model("initial-exec"))) = false;
 
 // The return addresses from `cursor` outwards, at most `max_frames`.
 int WalkCursor(unw_cursor_t& cursor, uintptr_t* frames, int max_frames) {
@@ -73,14 +82,18 @@ int CaptureStack(uintptr_t* frames, int max_frames) {
 }
 
 int CaptureStackInSignalHandler(void* signal_context, uintptr_t* frames, int max_frames) {
-  if (!t_cache_ready) {
-    if (t_capturing) return kAlreadyCapturing;
-    t_capturing = true;
-    const int captured = WalkFromSignalFrame(signal_context, frames, max_frames);
-    t_capturing = false;
-    return captured;
-  }
-  return CaptureStack(frames, max_frames);
+  if (t_cache_ready && !t_capturing) return CaptureStack(frames, max_frames);
+  // A thread without the cache, or one interrupted inside CaptureStack:
+  // unw_backtrace must not run, the cursor walk may.
+  if (t_signal_walk) return kAlreadyCapturing;
+  t_signal_walk = true;
+  // Allocations the unwinder might make meanwhile are not sampled.
+  const bool was_capturing = t_capturing;
+  t_capturing = true;
+  const int captured = WalkFromSignalFrame(signal_context, frames, max_frames);
+  t_capturing = was_capturing;
+  t_signal_walk = false;
+  return captured;
 }
 
 void WarmUpStackCapture() {

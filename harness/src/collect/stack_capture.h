@@ -7,9 +7,20 @@
 // signal handler. So the signal handler's variant walks a thread that was
 // never set up (one that was running before the profiler started) frame by
 // frame with unw_step from the interrupted frame, which is async-signal-safe
-// and needs no per-thread state, only slower. A SIGPROF that lands while the same thread is
-// capturing for the heap sampler, or an allocation made by the unwinder
-// itself, finds the guard set and gets no stack.
+// and needs no per-thread state, only slower.
+//
+// A SIGPROF that lands while the same thread is capturing (the heap
+// sampler inside malloc, the contention sampler) walks the same way, from
+// the interrupted frame: its stack is the one being walked, plus the
+// capturing code and the unwinder's frames, which is where that CPU time
+// goes. That walk shares nothing with the interrupted one that it could
+// find half-changed: unw_backtrace's per-thread cache is not touched by
+// the cursor API; libunwind's global caches and memory pool are changed
+// only under a lock held with all signals blocked (so the signal cannot
+// land inside); dl_iterate_phdr's lock is recursive and the walk only
+// reads. (At --memprofilerate=1 about a third of all CPU samples land
+// there, and were lost before this.) An allocation made by the unwinder
+// itself finds the guard set and is not sampled.
 //
 // Outside signal handlers a thread's first 32 captures also walk frame by
 // frame: setting up the cache costs about 200 us, which a thread that
@@ -38,9 +49,11 @@ int CaptureStack(uintptr_t* frames, int max_frames);
 
 // As CaptureStack, for a signal handler (`signal_context`: the handler's
 // ucontext_t): async-signal-safe on any thread. Fast on threads where
-// CaptureStack or WarmUpStackCapture ran before; on others it walks frame
-// by frame from the interrupted frame (so frames[0] is the interrupted
-// instruction; about 0.3 us a frame here).
+// CaptureStack or WarmUpStackCapture ran before and that are not capturing
+// now; otherwise it walks frame by frame from the interrupted frame (so
+// frames[0] is the interrupted instruction; about 0.3 us a frame here).
+// Returns kAlreadyCapturing only if a signal handler's own walk on this
+// thread was interrupted (a handler re-entered).
 int CaptureStackInSignalHandler(void* signal_context, uintptr_t* frames, int max_frames);
 
 // Sets up the unwinder on the calling thread (outside any handler), so that

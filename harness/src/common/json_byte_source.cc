@@ -55,6 +55,17 @@ ByteSource TextSource(std::string_view text, size_t max_read) {
   };
 }
 
+ByteSource LimitSource(ByteSource source, uint64_t max_bytes, std::string problem) {
+  return [source = std::move(source), max_bytes, problem = std::move(problem), read = uint64_t{0}](
+             char* dst, size_t capacity) mutable -> StatusOr<size_t> {
+    StatusOr<size_t> n = source(dst, capacity);
+    if (!n.ok()) return n;
+    read += *n;
+    if (read > max_bytes) return Status::Error(problem);
+    return n;
+  };
+}
+
 StatusOr<PeekedSource> Peek(ByteSource source, size_t bytes) {
   PeekedSource peeked;
   peeked.head.resize(bytes);

@@ -16,6 +16,7 @@
 #define BENCHPROF_COMMON_JSON_BYTE_SOURCE_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <string>
@@ -40,6 +41,11 @@ StatusOr<ByteSource> OpenFileSource(const std::string& path);
 // `max_read` bytes per call (at least 1; tests use small values to put chunk
 // boundaries at every offset).
 ByteSource TextSource(std::string_view text, size_t max_read = std::numeric_limits<size_t>::max());
+
+// `source`, failing with `problem` as soon as more than `max_bytes` have come
+// from it: for inputs that may never end (a pipe, a character device), so
+// that reading them stops with a message instead of filling memory.
+ByteSource LimitSource(ByteSource source, uint64_t max_bytes, std::string problem);
 
 // The first bytes of an input, read ahead so a reader can tell a JSON file
 // from a compressed, binary or text one before parsing it.

@@ -13,6 +13,8 @@ bool Build(Tokenizer& tokens, Token first, Value& out);
 // After kBeginObject: the members, through kEndObject.
 bool BuildObject(Tokenizer& tokens, Value& out) {
   Value::Members members;
+  // A Google Benchmark row has about 15 members: one allocation, not five.
+  members.reserve(16);
   for (Token t = tokens.Next(); t != Token::kEndObject; t = tokens.Next()) {
     if (t != Token::kKey) return false;
     std::string key(tokens.string());

@@ -113,10 +113,16 @@ void ChromeJsonWriter::Close() {
   FlushIfLarge();
 }
 
+void ChromeJsonWriter::NoteWriteError() {
+  // The first failure is the reason (a full disk: ENOSPC, a size limit:
+  // EFBIG); later ones follow from it.
+  if (write_errno_ == 0) write_errno_ = errno != 0 ? errno : EIO;
+}
+
 void ChromeJsonWriter::FlushIfLarge() {
   if (buffer_.size() < kFlushBytes) return;
   if (file_ != nullptr && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) {
-    write_failed_ = true;
+    NoteWriteError();
   }
   buffer_.clear();
 }
@@ -293,12 +299,16 @@ Status ChromeJsonWriter::End(const TraceTotals& totals) {
   if (!totals.interrupted_by.empty()) Field("interrupted", totals.interrupted_by);
   buffer_ += "}}\n";
   if (file_ == nullptr) return Status::Error(path_ + ": " + open_error_);
-  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) write_failed_ = true;
+  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) NoteWriteError();
   buffer_.clear();
   buffer_.shrink_to_fit();
-  const bool closed = std::fclose(file_) == 0;
+  if (std::fclose(file_) != 0) NoteWriteError();
   file_ = nullptr;
-  if (write_failed_ || !closed) return Status::Error(path_ + ": cannot write the trace");
+  if (write_errno_ != 0) {
+    // Not named: path_ may be the temporary file; the caller names the output.
+    return Status::Error(std::string("cannot write the trace (") + std::strerror(write_errno_) +
+                         ")");
+  }
   return Status();
 }
 

@@ -68,6 +68,9 @@ class ChromeJsonWriter final : public TraceFormatter {
   // A wait of the thread (a contended lock, a condition variable, ...).
   [[gnu::always_inline]] inline void AddBlocked(const TraceEvent& e);
 
+  // Records why a write or the close failed.
+  void NoteWriteError();
+
   const std::string path_;
   std::FILE* file_ = nullptr;
   std::string buffer_;
@@ -76,7 +79,7 @@ class ChromeJsonWriter final : public TraceFormatter {
   uint32_t cpus_ = 0;
   pid_t pid_ = 0;
   uint64_t events_ = 0;
-  bool write_failed_ = false;
+  int write_errno_ = 0;  // the first failed write's errno; 0 while all succeed
 };
 
 }  // namespace benchprof::tracer

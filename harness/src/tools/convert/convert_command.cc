@@ -1,5 +1,7 @@
 #include "tools/convert/convert_command.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <optional>
 
@@ -15,8 +17,7 @@
 namespace benchprof::convert {
 
 using results::GbenchResults;
-using results::ParseGbenchJson;
-using results::ReadWholeFile;
+using results::ReadGbenchFile;
 using tools::kExitBadInput;
 using tools::kExitOk;
 using tools::OneLine;
@@ -110,16 +111,8 @@ int RunConvertCommand(const std::vector<std::string>& args, std::string& out, st
 
   GoTextWriter writer(settings.options);
   for (const std::string& path : files) {
-    StatusOr<std::string> contents = ReadWholeFile(path);
-    if (!contents.ok()) return Fail(err, contents.status().message());
-    const size_t first = contents->find_first_not_of(" \t\r\n");
-    if (first == std::string::npos) return Fail(err, path + ": empty file");
-    if ((*contents)[first] != '{') {
-      return Fail(err,
-                  path + ": not Google Benchmark JSON (Go benchmark text needs no conversion)");
-    }
-    StatusOr<GbenchResults> results = ParseGbenchJson(*contents);
-    if (!results.ok()) return Fail(err, path + ": " + results.status().message());
+    StatusOr<GbenchResults> results = ReadGbenchFile(path, "Go benchmark text needs no conversion");
+    if (!results.ok()) return Fail(err, results.status().message());
     if (results->rows.empty()) return Fail(err, path + ": no benchmark results");
     writer.Add(path, *results);
   }
@@ -132,10 +125,17 @@ int RunConvertCommand(const std::vector<std::string>& args, std::string& out, st
     return kExitOk;
   }
   {
+    errno = 0;
     std::ofstream stream(output->temp_path(), std::ios::binary | std::ios::trunc);
     stream << text;
     stream.flush();
-    if (!stream) return Fail(err, out_path + ": write failed");
+    if (!stream) {
+      // The stream keeps no error code; errno is the failed write's (or
+      // open's) own, as nothing else ran in between.
+      return Fail(err, out_path + ": write failed" +
+                           (errno != 0 ? std::string(" (") + std::strerror(errno) + ")" : "") +
+                           (output->writes_through() ? "" : "; the file is unchanged"));
+    }
   }
   if (Status s = output->Commit(); !s.ok()) return Fail(err, s.message());
   return kExitOk;

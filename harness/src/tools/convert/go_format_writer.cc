@@ -266,15 +266,20 @@ void GoTextWriter::Add(const std::string& path, const GbenchResults& results) {
   }
 
   // Names padded to the longest, so the columns line up as in `go test`.
-  std::vector<ResultLine> lines;
+  // The width first, so that lines go straight into the text: a file of
+  // many rows is not held twice.
   size_t width = 0;
+  for (const GbenchRow* row : rows) {
+    width = std::max(width, GoBenchmarkName(row->run_name, row->threads).size());
+  }
   std::set<std::string> warned;
   for (const GbenchRow* row : rows) {
-    lines.push_back(FormatRow(path, *row, warned));
-    width = std::max(width, lines.back().name.size());
-  }
-  for (const ResultLine& line : lines) {
-    body_ += line.name + std::string(width - line.name.size(), ' ') + "\t" + line.rest + "\n";
+    const ResultLine line = FormatRow(path, *row, warned);
+    body_ += line.name;
+    body_.append(width - line.name.size(), ' ');
+    body_ += '\t';
+    body_ += line.rest;
+    body_ += '\n';
   }
 }
 

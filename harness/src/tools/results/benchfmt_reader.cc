@@ -154,6 +154,7 @@ class LineReader {
     size_t end = text_.find('\n', pos_);
     if (end == std::string_view::npos) end = text_.size();
     line = text_.substr(pos_, end - pos_);
+    terminated_ = end < text_.size();
     pos_ = end + 1;
     ++number_;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
@@ -163,10 +164,15 @@ class LineReader {
   // The number of the line Next() returned last.
   int number() const { return number_; }
 
+  // Whether the line Next() returned last ended with a newline (only the
+  // last line of a text can lack one).
+  bool terminated() const { return terminated_; }
+
  private:
   std::string_view text_;
   size_t pos_ = 0;
   int number_ = 0;
+  bool terminated_ = true;
 };
 
 }  // namespace
@@ -182,6 +188,15 @@ StatusOr<GoBenchText> ParseGoBenchText(std::string_view text) {
       if (fields.size() == 1) continue;  // `go test -v` prints the name alone first
       StatusOr<GoBenchResult> result = ParseResultLine(fields, lines.number());
       if (!result.ok()) return result.status();
+      // `go test` and `benchprof convert` end every line: a last result
+      // line without its newline was cut short, perhaps inside its last
+      // unit ("339 allo" for allocs/op), which would read as a metric of
+      // its own.
+      if (!lines.terminated()) {
+        return LineError(lines.number(), "the text ends inside this result line (after \"" +
+                                             std::string(fields.back()) +
+                                             "\", no newline): the file looks cut short");
+      }
       if (!config_captured) {
         out.config = config;
         config_captured = true;

@@ -9,7 +9,9 @@
 //     assume=nothing|exact);
 //   - every other line (PASS, ok, blank, comments, test logs) is ignored.
 // Unlike benchstat, a malformed result line is an error, not a warning: a
-// gate must not pass because half of a file was unreadable.
+// gate must not pass because half of a file was unreadable. So is a last
+// result line without its newline: a file cut inside its last unit ("339
+// allo") would otherwise read as complete.
 //
 //   StatusOr<GoBenchText> text = ParseGoBenchText(contents);
 //   if (!text.ok()) return text.status().WithContext(path);  // "line 7: missing units"
@@ -53,7 +55,8 @@ struct GoBenchText {
 
 // Parses a whole file. Fails with "line N: <problem>" on a result line
 // without an integer iteration count, without measurements, with a value
-// that is not a number or without a unit, and on a malformed Unit line.
+// that is not a number or without a unit, or that is the last line and has
+// no newline (a cut file), and on a malformed Unit line.
 // A file without any result line is not an error here.
 StatusOr<GoBenchText> ParseGoBenchText(std::string_view text);
 

@@ -5,7 +5,12 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
+#include "common/json_document.h"
+#include "common/json_tokenizer.h"
 #include "tools/text_format.h"
 
 namespace benchprof::results {
@@ -37,12 +42,67 @@ constexpr std::array<std::string_view, 23> kRowFields = {"name",
                                                          "rms",
                                                          "label"};
 
-bool IsRowField(std::string_view key) {
-  for (std::string_view f : kRowFields) {
-    if (f == key) return true;
+// The index of `key` in kRowFields, or -1.
+int RowFieldIndex(std::string_view key) {
+  for (size_t i = 0; i < kRowFields.size(); ++i) {
+    if (kRowFields[i] == key) return static_cast<int>(i);
   }
-  return false;
+  return -1;
 }
+
+// The members of one row that the checks below look at, read from the
+// token stream without building the row's document: each known field's
+// value (the last if repeated, as json::Value::Find sees it) and every other
+// numeric member, a counter (repeated: the first place, the last value).
+// Other members are checked as JSON and dropped. Reused from row to row.
+class RowMembers {
+ public:
+  // Reads the members of the object whose '{' `tokens` just returned,
+  // through its '}'. Fails only on the JSON itself.
+  Status Read(json::Tokenizer& tokens) {
+    present_.fill(false);
+    counters_.clear();
+    for (json::Token t = tokens.Next(); t != json::Token::kEndObject; t = tokens.Next()) {
+      if (t != json::Token::kKey) return tokens.status();
+      const int field = RowFieldIndex(tokens.string());
+      if (field < 0) key_.assign(tokens.string());
+      const json::Token first = tokens.Next();
+      if (field >= 0) {
+        if (Status s = json::ReadValue(tokens, first, fields_[field]); !s.ok()) return s;
+        present_[field] = true;
+      } else if (first == json::Token::kNumber) {
+        AddCounter(tokens.number());
+      } else if (!tokens.SkipValue()) {
+        return tokens.status().ok() ? Status::Error("expected a value") : tokens.status();
+      }
+    }
+    return Status();
+  }
+
+  // The known field `key` (one of kRowFields), or nullptr if absent.
+  const json::Value* Find(std::string_view key) const {
+    const int field = RowFieldIndex(key);
+    return field >= 0 && present_[field] ? &fields_[field] : nullptr;
+  }
+
+  const std::vector<std::pair<std::string, double>>& counters() const { return counters_; }
+
+ private:
+  void AddCounter(double value) {
+    for (auto& [k, v] : counters_) {
+      if (k == key_) {
+        v = value;
+        return;
+      }
+    }
+    counters_.emplace_back(key_, value);
+  }
+
+  std::array<json::Value, kRowFields.size()> fields_;
+  std::array<bool, kRowFields.size()> present_{};
+  std::vector<std::pair<std::string, double>> counters_;
+  std::string key_;
+};
 
 std::string RowContext(size_t index, const std::string& name) {
   std::string s = "benchmarks[" + std::to_string(index) + "]";
@@ -58,8 +118,10 @@ Status WrongKind(const std::string& where, std::string_view key, const json::Val
                        std::string(expected));
 }
 
-// Reads an optional string member into `out`.
-Status OptionalString(const json::Value& row, std::string_view key, const std::string& where,
+// Reads an optional string member of `row` (a json::Value or RowMembers)
+// into `out`.
+template <typename Members>
+Status OptionalString(const Members& row, std::string_view key, const std::string& where,
                       std::string& out) {
   const json::Value* v = row.Find(key);
   if (v == nullptr) return Status();
@@ -69,7 +131,8 @@ Status OptionalString(const json::Value& row, std::string_view key, const std::s
 }
 
 // Reads an optional number member; `present` says whether it was there.
-Status OptionalNumber(const json::Value& row, std::string_view key, const std::string& where,
+template <typename Members>
+Status OptionalNumber(const Members& row, std::string_view key, const std::string& where,
                       double& out, bool* present = nullptr) {
   const json::Value* v = row.Find(key);
   if (present != nullptr) *present = v != nullptr;
@@ -81,7 +144,7 @@ Status OptionalNumber(const json::Value& row, std::string_view key, const std::s
 
 // The row's identity: its name (required), run name, run type, aggregate
 // name, error state and label. Sets `where` to the row's context.
-Status ReadIdentity(const json::Value& value, size_t index, GbenchRow& row, std::string& where) {
+Status ReadIdentity(const RowMembers& value, size_t index, GbenchRow& row, std::string& where) {
   const json::Value* name = value.Find("name");
   if (name == nullptr) return Status::Error(where + ": no \"name\"");
   if (!name->is_string()) return WrongKind(where, "name", *name, "a string");
@@ -122,7 +185,7 @@ Status ReadIdentity(const json::Value& value, size_t index, GbenchRow& row, std:
 }
 
 // The iteration and thread counts.
-Status ReadCounts(const json::Value& value, const std::string& where, GbenchRow& row) {
+Status ReadCounts(const RowMembers& value, const std::string& where, GbenchRow& row) {
   if (Status s = OptionalNumber(value, "iterations", where, row.iterations); !s.ok()) return s;
   if (row.measured() && (!std::isfinite(row.iterations) || row.iterations < 0)) {
     return Status::Error(where + ": \"iterations\" must be a finite number >= 0");
@@ -137,7 +200,7 @@ Status ReadCounts(const json::Value& value, const std::string& where, GbenchRow&
 }
 
 // real_time and cpu_time, in nanoseconds.
-Status ReadTimes(const json::Value& value, const std::string& where, GbenchRow& row) {
+Status ReadTimes(const RowMembers& value, const std::string& where, GbenchRow& row) {
   std::string time_unit = "ns";
   if (Status s = OptionalString(value, "time_unit", where, time_unit); !s.ok()) return s;
   const double scale = NanosecondsPerUnit(time_unit);
@@ -174,34 +237,15 @@ Status ReadTimes(const json::Value& value, const std::string& where, GbenchRow& 
   return Status();
 }
 
-// Every other numeric member is a user counter.
-void ReadCounters(const json::Value& value, GbenchRow& row) {
-  for (const auto& [key, member] : value.members()) {
-    if (!member.is_number() || IsRowField(key)) continue;
-    // Duplicate keys: Find() semantics (the last one wins) for counters too.
-    bool replaced = false;
-    for (auto& [k, v] : row.counters) {
-      if (k == key) {
-        v = member.as_number();
-        replaced = true;
-      }
-    }
-    if (!replaced) row.counters.emplace_back(key, member.as_number());
-  }
-}
-
-StatusOr<GbenchRow> ParseRow(const json::Value& value, size_t index) {
+StatusOr<GbenchRow> ParseRow(const RowMembers& value, size_t index) {
   GbenchRow row;
   row.index = index;
   std::string where = RowContext(index, "");
-  if (!value.is_object()) {
-    return Status::Error(where + ": expected an object, found " +
-                         std::string(json::KindName(value.kind())));
-  }
   if (Status s = ReadIdentity(value, index, row, where); !s.ok()) return s;
   if (Status s = ReadCounts(value, where, row); !s.ok()) return s;
   if (Status s = ReadTimes(value, where, row); !s.ok()) return s;
-  ReadCounters(value, row);
+  // Every other numeric member is a user counter.
+  row.counters = value.counters();
   return row;
 }
 
@@ -236,6 +280,56 @@ Status ReadContext(const json::Value& context, GbenchResults& results) {
   return Status();
 }
 
+// The kind of value whose first token is `first` (a value's first token).
+json::Kind KindOfFirstToken(json::Token first) {
+  switch (first) {
+    case json::Token::kBeginObject:
+      return json::Kind::kObject;
+    case json::Token::kBeginArray:
+      return json::Kind::kArray;
+    case json::Token::kString:
+      return json::Kind::kString;
+    case json::Token::kNumber:
+      return json::Kind::kNumber;
+    case json::Token::kTrue:
+    case json::Token::kFalse:
+      return json::Kind::kBool;
+    default:
+      return json::Kind::kNull;
+  }
+}
+
+// The rows of the "benchmarks" array whose '[' `tokens` just returned, one
+// at a time: only the current row is held as a json::Value. The first
+// row's problem goes to `problem`, and the rest of the array is then only
+// checked as JSON. Fails only on the JSON itself.
+Status ReadRows(json::Tokenizer& tokens, std::vector<GbenchRow>& rows, Status& problem) {
+  using json::Token;
+  RowMembers members;
+  size_t index = 0;
+  for (Token t = tokens.Next(); t != Token::kEndArray; t = tokens.Next(), ++index) {
+    if (t == Token::kError) return tokens.status();
+    if (!problem.ok() || t != Token::kBeginObject) {
+      if (!tokens.SkipValue()) return tokens.status();
+      if (problem.ok()) {
+        problem = Status::Error(RowContext(index, "") + ": expected an object, found " +
+                                std::string(json::KindName(KindOfFirstToken(t))));
+        rows.clear();
+      }
+      continue;
+    }
+    if (Status s = members.Read(tokens); !s.ok()) return s;
+    StatusOr<GbenchRow> row = ParseRow(members, index);
+    if (!row.ok()) {
+      problem = row.status();
+      rows.clear();
+      continue;
+    }
+    rows.push_back(std::move(*row));
+  }
+  return Status();
+}
+
 }  // namespace
 
 double NanosecondsPerUnit(std::string_view unit) {
@@ -264,10 +358,12 @@ std::vector<const GbenchRow*> SampleRows(const GbenchResults& results,
                                          std::vector<std::string>& notes) {
   // Which run names have raw repetitions, which a median aggregate, and how
   // many repetitions failed (in first-seen order, for stable messages).
-  std::set<std::string> raw, has_median;
-  std::vector<std::string> order;
-  std::map<std::string, std::pair<int, int>> failed;  // name -> (failed, total)
-  std::map<std::string, std::string> failure_message;
+  // Hashed, and keyed by views of the rows' names: this runs once per row
+  // of files with hundreds of thousands of rows.
+  std::unordered_set<std::string_view> raw, has_median;
+  std::vector<std::string_view> order;
+  std::unordered_map<std::string_view, std::pair<int, int>> failed;  // name -> (failed, total)
+  std::unordered_map<std::string_view, std::string_view> failure_message;
   for (const GbenchRow& row : results.rows) {
     if (row.aggregate) {
       if (row.aggregate_name == "median" && row.has_times) has_median.insert(row.run_name);
@@ -285,7 +381,7 @@ std::vector<const GbenchRow*> SampleRows(const GbenchResults& results,
     }
   }
   std::vector<const GbenchRow*> samples;
-  std::set<std::string> fell_back;
+  std::unordered_set<std::string_view> fell_back;
   for (const GbenchRow& row : results.rows) {
     bool use = !row.aggregate && row.measured();
     if (row.aggregate && row.measured() && row.has_times && raw.count(row.run_name) == 0) {
@@ -300,11 +396,12 @@ std::vector<const GbenchRow*> SampleRows(const GbenchResults& results,
     }
     if (use) samples.push_back(&row);
   }
-  for (const std::string& name : order) {
+  for (const std::string_view name : order) {
     const auto [failures, total] = failed[name];
     if (failures == 0) continue;
-    notes.push_back(name + ": " + std::to_string(failures) + " of " + std::to_string(total) +
-                    " repetitions failed (" + failure_message[name] + "); they are ignored");
+    notes.push_back(std::string(name) + ": " + std::to_string(failures) + " of " +
+                    std::to_string(total) + " repetitions failed (" +
+                    std::string(failure_message[name]) + "); they are ignored");
   }
   return samples;
 }
@@ -348,35 +445,64 @@ std::string GbenchVersion(const GbenchResults& results) {
                                      : version);
 }
 
-StatusOr<GbenchResults> GbenchResultsFromDocument(const json::Value& doc) {
-  if (!doc.is_object()) {
+StatusOr<GbenchResults> ReadGbenchJson(json::Tokenizer& tokens) {
+  using json::Token;
+  // Problems are kept in the order a whole-document reader would report
+  // them (the JSON itself, the document's kind, the context, the
+  // "benchmarks" member, its rows), so the input is read to its end and
+  // checked as JSON even after the first problem with its content. As with
+  // Find(), a member that occurs twice counts the last time.
+  Token t = tokens.Next();
+  if (t == Token::kError) return tokens.status();
+  if (t != Token::kBeginObject) {
+    if (!tokens.SkipValue()) return tokens.status();
+    if (tokens.Next() != Token::kEnd) return tokens.status();
+    const json::Kind kind = KindOfFirstToken(t);
     return Status::Error("not Google Benchmark JSON: the document is " +
-                         std::string(doc.is_array() || doc.is_object() ? "an " : "a ") +
-                         std::string(json::KindName(doc.kind())) + ", expected an object");
+                         std::string(kind == json::Kind::kArray ? "an " : "a ") +
+                         std::string(json::KindName(kind)) + ", expected an object");
   }
-  // The context first: its schema version says how to read the rest.
   GbenchResults results;
-  if (const json::Value* context = doc.Find("context"); context != nullptr) {
-    if (Status s = ReadContext(*context, results); !s.ok()) return s;
+  Status context_problem;
+  Status rows_problem = Status::Error("not Google Benchmark JSON: no \"benchmarks\" array");
+  for (t = tokens.Next(); t == Token::kKey; t = tokens.Next()) {
+    const bool is_context = tokens.string() == "context";
+    const bool is_rows = tokens.string() == "benchmarks";
+    const Token first = tokens.Next();
+    if (first == Token::kError) return tokens.status();
+    if (is_rows && first == Token::kBeginArray) {
+      results.rows.clear();
+      rows_problem = Status();
+      if (Status s = ReadRows(tokens, results.rows, rows_problem); !s.ok()) return s;
+    } else if (is_context) {
+      json::Value context;
+      if (Status s = json::ReadValue(tokens, first, context); !s.ok()) return s;
+      GbenchResults fresh;
+      context_problem = ReadContext(context, fresh);
+      results.context = std::move(fresh.context);
+      results.library_version = std::move(fresh.library_version);
+      results.google_benchmark_version = std::move(fresh.google_benchmark_version);
+      results.json_schema_version = fresh.json_schema_version;
+    } else {
+      if (!tokens.SkipValue()) return tokens.status();
+      if (is_rows) {
+        const json::Kind kind = KindOfFirstToken(first);
+        rows_problem = Status::Error(std::string("not Google Benchmark JSON: \"benchmarks\" is ") +
+                                     (kind == json::Kind::kObject ? "an " : "a ") +
+                                     std::string(json::KindName(kind)) + ", expected an array");
+      }
+    }
   }
-  const json::Value* rows = doc.Find("benchmarks");
-  if (rows == nullptr) return Status::Error("not Google Benchmark JSON: no \"benchmarks\" array");
-  if (!rows->is_array()) {
-    return WrongKind("not Google Benchmark JSON", "benchmarks", *rows, "an array");
-  }
-  results.rows.reserve(rows->as_array().size());
-  for (size_t i = 0; i < rows->as_array().size(); ++i) {
-    StatusOr<GbenchRow> row = ParseRow(rows->as_array()[i], i);
-    if (!row.ok()) return row.status();
-    results.rows.push_back(std::move(*row));
-  }
+  if (t != Token::kEndObject) return tokens.status();
+  if (tokens.Next() != Token::kEnd) return tokens.status();
+  if (!context_problem.ok()) return context_problem;
+  if (!rows_problem.ok()) return rows_problem;
   return results;
 }
 
 StatusOr<GbenchResults> ParseGbenchJson(std::string_view text) {
-  StatusOr<json::Value> doc = json::Parse(text);
-  if (!doc.ok()) return doc.status();
-  return GbenchResultsFromDocument(*doc);
+  json::Tokenizer tokens(text);
+  return ReadGbenchJson(tokens);
 }
 
 }  // namespace benchprof::results

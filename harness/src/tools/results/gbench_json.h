@@ -32,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/json_tokenizer.h"
 #include "common/json_value.h"
 #include "common/status.h"
 
@@ -105,9 +106,10 @@ struct SkippedBenchmark {
 // times unchecked. Other context members, of any kind, are kept as they are.
 StatusOr<GbenchResults> ParseGbenchJson(std::string_view text);
 
-// ParseGbenchJson's checks on a document already parsed (a file streamed
-// into its document with json::ReadDocument, so its text is never held).
-StatusOr<GbenchResults> GbenchResultsFromDocument(const json::Value& doc);
+// As ParseGbenchJson, from `tokens` (a fresh tokenizer, e.g. over a file):
+// the rows are read one at a time, so memory is the rows kept, never the
+// whole document or its text.
+StatusOr<GbenchResults> ReadGbenchJson(json::Tokenizer& tokens);
 
 // The rows that are samples of a benchmark's time and counters: every
 // measured raw repetition, and for a benchmark with no raw repetition at

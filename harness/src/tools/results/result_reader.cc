@@ -1,5 +1,7 @@
 #include "tools/results/result_reader.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -20,6 +22,11 @@ namespace {
 // How much of a result file is looked at to tell JSON from Go text.
 constexpr size_t kSniffBytes = 4096;
 
+// The most read from an input that is not a regular file: a pipe or a
+// device may never end (`yes`, /dev/urandom), and a result file streamed
+// through a pipe is rarely this large.
+constexpr uint64_t kMaxStreamedBytes = uint64_t{64} << 20;
+
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
@@ -32,7 +39,21 @@ class SampleSink {
 
   void Add(const std::string& benchmark, const std::string& time_metric, const std::string& metric,
            double value) {
-    BenchmarkSamples& b = Benchmark(benchmark, time_metric);
+    AddTo(Benchmark(benchmark, time_metric), metric, value);
+  }
+
+  // The benchmark named `name`, added with `time_metric` if it is new.
+  BenchmarkSamples& Benchmark(const std::string& name, const std::string& time_metric) {
+    auto [it, inserted] = set_.index.try_emplace(name, set_.benchmarks.size());
+    if (inserted) {
+      set_.benchmarks.push_back(BenchmarkSamples{name, time_metric, {}});
+    }
+    return set_.benchmarks[it->second];
+  }
+
+  // Adds a value of `metric` to `b` (from Benchmark()).
+  void AddTo(BenchmarkSamples& b, const std::string& metric, double value) {
+    const std::string& benchmark = b.name;
     if (!std::isfinite(value)) {
       if (warned_.insert(benchmark + '\n' + metric).second) {
         set_.warnings.push_back(path_ + ": " + benchmark + ": " + metric +
@@ -50,14 +71,6 @@ class SampleSink {
   }
 
  private:
-  BenchmarkSamples& Benchmark(const std::string& name, const std::string& time_metric) {
-    auto [it, inserted] = set_.index.try_emplace(name, set_.benchmarks.size());
-    if (inserted) {
-      set_.benchmarks.push_back(BenchmarkSamples{name, time_metric, {}});
-    }
-    return set_.benchmarks[it->second];
-  }
-
   const std::string& path_;
   ResultSet& set_;
   std::set<std::string> warned_;
@@ -104,15 +117,20 @@ Status AddGbench(const std::string& path, const GbenchResults& results, ResultSe
   for (SkippedBenchmark& skip : skips) set.skipped.push_back(SkipInFile{path, std::move(skip)});
   SampleSink sink(path, set);
   size_t samples = 0;
+  static const std::string kCpuTime = "cpu_time", kRealTime = "real_time";
   for (const GbenchRow* row : rows) {
-    const std::string time_metric = UsesRealTime(row->run_name) ? "real_time" : "cpu_time";
+    // Looked up once per row: files can have hundreds of thousands.
+    BenchmarkSamples& b =
+        sink.Benchmark(row->run_name, UsesRealTime(row->run_name) ? kRealTime : kCpuTime);
     if (!times_meaningless) {
-      sink.Add(row->run_name, time_metric, "cpu_time", row->cpu_ns);
-      sink.Add(row->run_name, time_metric, "real_time", row->real_ns);
+      sink.AddTo(b, kCpuTime, row->cpu_ns);
+      sink.AddTo(b, kRealTime, row->real_ns);
     }
     for (const auto& [counter, value] : row->counters) {
-      set.metrics.try_emplace(counter, CounterInfo(counter));
-      sink.Add(row->run_name, time_metric, counter, value);
+      if (set.metrics.find(counter) == set.metrics.end()) {
+        set.metrics.emplace(counter, CounterInfo(counter));
+      }
+      sink.AddTo(b, counter, value);
     }
     ++samples;
   }
@@ -210,40 +228,63 @@ StatusOr<std::string> ReadAll(const json::ByteSource& source) {
   }
 }
 
-// A Google Benchmark JSON file, streamed into its document: memory is the
-// document, not the file's text as well.
-Status AddGbenchFile(const std::string& path, json::ByteSource source, ResultSet& set) {
-  if (Status s = CheckSameFormat(path, InputFormat::kGoogleBenchmarkJson, set); !s.ok()) return s;
-  json::TokenizerOptions options;
-  options.max_buffered_bytes = std::numeric_limits<size_t>::max();  // the document is held anyway
-  json::Tokenizer tokens(std::move(source), options);
-  StatusOr<GbenchResults> results = Status::Error("not read");
-  {
-    StatusOr<json::Value> doc = json::ReadDocument(tokens);
-    if (!doc.ok() && tokens.failure() == json::Failure::kNulByte) {
-      return BinaryFile(tokens.error_offset()).WithContext(path);
-    }
-    results = doc.ok() ? GbenchResultsFromDocument(*doc) : StatusOr<GbenchResults>(doc.status());
+// A Google Benchmark JSON file, read as it streams in: memory is the rows
+// kept, never the document or the file's text.
+StatusOr<GbenchResults> ReadGbenchSource(const std::string& path, json::ByteSource source) {
+  json::Tokenizer tokens(std::move(source));
+  StatusOr<GbenchResults> results = ReadGbenchJson(tokens);
+  if (!results.ok() && tokens.failure() == json::Failure::kNulByte) {
+    return BinaryFile(tokens.error_offset()).WithContext(path);
   }
   if (!results.ok()) return results.status().WithContext(path);
+  return results;
+}
+
+Status AddGbenchFile(const std::string& path, json::ByteSource source, ResultSet& set) {
+  if (Status s = CheckSameFormat(path, InputFormat::kGoogleBenchmarkJson, set); !s.ok()) return s;
+  StatusOr<GbenchResults> results = ReadGbenchSource(path, std::move(source));
+  if (!results.ok()) return results.status();
   if (Status s = AddGbench(path, *results, set); !s.ok()) return s.WithContext(path);
   RecordFile(path, InputFormat::kGoogleBenchmarkJson, GbenchVersion(*results), set);
   return Status();
 }
 
+// Opens an input. A regular file is read whatever its size; anything else
+// (a pipe, a FIFO, a device) might never end, so it is read up to
+// kMaxStreamedBytes.
+StatusOr<json::ByteSource> OpenInput(const std::string& path) {
+  StatusOr<json::ByteSource> file = json::OpenFileSource(path);
+  if (!file.ok()) return file.status().WithContext(path);
+  struct stat info;
+  if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode)) return file;
+  return json::LimitSource(std::move(*file), kMaxStreamedBytes,
+                           "not a regular file, and more than " +
+                               std::to_string(kMaxStreamedBytes >> 20) +
+                               " MiB long: stopped reading (save it to a file to read it whole)");
+}
+
+// The input at `path` with its first bytes looked at.
+StatusOr<json::PeekedSource> OpenAndPeek(const std::string& path) {
+  StatusOr<json::ByteSource> file = OpenInput(path);
+  if (!file.ok()) return file.status();
+  StatusOr<json::PeekedSource> peeked = json::Peek(std::move(*file), kSniffBytes);
+  if (!peeked.ok()) return peeked.status().WithContext(path);
+  return peeked;
+}
+
+// Whether `head`, an input's first bytes, starts a JSON object.
+bool LooksLikeJson(std::string_view head) {
+  const size_t first = head.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && head[first] == '{' &&
+         head.find('\0') == std::string_view::npos;
+}
+
 // One result file: JSON is streamed; Go text (or what is neither) is read
 // whole, as AddResultText needs it.
 Status AddResultFile(const std::string& path, ResultSet& set) {
-  StatusOr<json::ByteSource> file = json::OpenFileSource(path);
-  if (!file.ok()) return file.status().WithContext(path);
-  StatusOr<json::PeekedSource> peeked = json::Peek(std::move(*file), kSniffBytes);
-  if (!peeked.ok()) return peeked.status().WithContext(path);
-  const std::string_view head = peeked->head;
-  const size_t first = head.find_first_not_of(" \t\r\n");
-  if (first != std::string_view::npos && head[first] == '{' &&
-      head.find('\0') == std::string_view::npos) {
-    return AddGbenchFile(path, std::move(peeked->source), set);
-  }
+  StatusOr<json::PeekedSource> peeked = OpenAndPeek(path);
+  if (!peeked.ok()) return peeked.status();
+  if (LooksLikeJson(peeked->head)) return AddGbenchFile(path, std::move(peeked->source), set);
   StatusOr<std::string> contents = ReadAll(peeked->source);
   if (!contents.ok()) return contents.status().WithContext(path);
   return AddResultText(path, *contents, set);
@@ -298,12 +339,20 @@ Status AddResultText(const std::string& path, std::string_view contents, ResultS
   return Status();
 }
 
-StatusOr<std::string> ReadWholeFile(const std::string& path) {
-  StatusOr<json::ByteSource> file = json::OpenFileSource(path);
-  if (!file.ok()) return file.status().WithContext(path);
-  StatusOr<std::string> contents = ReadAll(*file);
-  if (!contents.ok()) return contents.status().WithContext(path);
-  return contents;
+StatusOr<GbenchResults> ReadGbenchFile(const std::string& path, std::string_view if_not_json) {
+  StatusOr<json::PeekedSource> peeked = OpenAndPeek(path);
+  if (!peeked.ok()) return peeked.status();
+  if (!LooksLikeJson(peeked->head)) {
+    if (const size_t nul = peeked->head.find('\0'); nul != std::string::npos) {
+      return BinaryFile(nul).WithContext(path);
+    }
+    if (peeked->head.find_first_not_of(" \t\r\n") == std::string::npos && peeked->ended) {
+      return Status::Error(path + ": empty file");
+    }
+    return Status::Error(path + ": not Google Benchmark JSON" +
+                         (if_not_json.empty() ? "" : " (" + std::string(if_not_json) + ")"));
+  }
+  return ReadGbenchSource(path, std::move(peeked->source));
 }
 
 StatusOr<ResultSet> ReadResultFiles(const std::vector<std::string>& paths) {

@@ -113,12 +113,15 @@ struct ResultSet {
 Status AddResultText(const std::string& path, std::string_view contents, ResultSet& set);
 
 // Reads and merges the files. Fails on the first unreadable or bad file; the
-// message starts with its path.
+// message starts with its path. A regular file is read whatever its size;
+// a pipe, a FIFO or a device is read up to 64 MiB, as it might never end.
 StatusOr<ResultSet> ReadResultFiles(const std::vector<std::string>& paths);
 
-// Reads a whole file; the error says why not ("no such file", "is a
-// directory").
-StatusOr<std::string> ReadWholeFile(const std::string& path);
+// Reads the Google Benchmark JSON file at `path` as it streams in (memory:
+// the rows, not the text). Fails, naming the file, on an unreadable, empty
+// or binary file, on one that is not JSON ("not Google Benchmark JSON
+// (<if_not_json>)"), and as ParseGbenchJson does.
+StatusOr<GbenchResults> ReadGbenchFile(const std::string& path, std::string_view if_not_json);
 
 }  // namespace benchprof::results
 

@@ -102,10 +102,9 @@ int RunReportCommand(const std::vector<std::string>& args, std::string& out, std
 
   RunReport report;
   report.results_path = files[0];
-  StatusOr<std::string> text = results::ReadWholeFile(files[0]);
-  if (!text.ok()) return Fail(err, text.status().message());
-  StatusOr<results::GbenchResults> parsed = results::ParseGbenchJson(*text);
-  if (!parsed.ok()) return Fail(err, parsed.status().WithContext(files[0]).message());
+  StatusOr<results::GbenchResults> parsed =
+      results::ReadGbenchFile(files[0], "benchprof report reads Google Benchmark JSON");
+  if (!parsed.ok()) return Fail(err, parsed.status().message());
   report.results = std::move(*parsed);
   for (auto [path, slot] : {std::pair{&settings.cpuprofile, &report.cpu},
                             std::pair{&settings.memprofile, &report.heap}}) {

@@ -152,6 +152,12 @@ TEST_F(InstructionsIntegrationTest, RefusedCombinationsAndMissingValgrind) {
     EXPECT_NE(r.stderr_text.find("cannot be combined"), std::string::npos) << r.stderr_text;
     EXPECT_TRUE(r.stdout_text.empty()) << r.stdout_text;
   }
+  const ProcessResult alone =
+      RunProcess({INSTRUCTIONS_FIXTURE_BENCH_PATH, "--callgrind_out=" + dir.File("cg")});
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_NE(alone.stderr_text.find("--callgrind_out needs --instructions"), std::string::npos)
+      << alone.stderr_text;
+  EXPECT_FALSE(testing::FileExists(dir.File("cg")));
   const ProcessResult missing = RunProcess({INSTRUCTIONS_FIXTURE_BENCH_PATH, "--instructions"},
                                            {"BENCHPROF_VALGRIND=no-such-valgrind"});
   EXPECT_EQ(missing.exit_code, 4);

@@ -152,6 +152,12 @@ TEST_F(InstructionsIntegrationTest, RefusedCombinationsAndMissingValgrind) {
     EXPECT_NE(r.stderr_text.find("cannot be combined"), std::string::npos) << r.stderr_text;
     EXPECT_TRUE(r.stdout_text.empty()) << r.stdout_text;
   }
+  const ProcessResult alone =
+      RunProcess({INSTRUCTIONS_FIXTURE_BENCH_PATH, "--callgrind_out=" + dir.File("cg")});
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_NE(alone.stderr_text.find("--callgrind_out needs --instructions"), std::string::npos)
+      << alone.stderr_text;
+  EXPECT_FALSE(testing::FileExists(dir.File("cg")));
   const ProcessResult missing = RunProcess({INSTRUCTIONS_FIXTURE_BENCH_PATH, "--instructions"},
                                            {"BENCHPROF_VALGRIND=no-such-valgrind"});
   EXPECT_EQ(missing.exit_code, 4);
@@ -164,6 +170,25 @@ TEST_F(InstructionsIntegrationTest, RefusedCombinationsAndMissingValgrind) {
   EXPECT_NE(broken.stderr_text.find("cannot run callgrind"), std::string::npos)
       << broken.stderr_text;
   EXPECT_TRUE(broken.stdout_text.empty()) << broken.stdout_text;
+}
+
+TEST_F(InstructionsIntegrationTest, InterruptionReachesTheRunUnderValgrind) {
+  // SIGTERM to bench (the parent) ends the run under Valgrind too, at any
+  // point: exit 143, one line, no output file, no directory left behind.
+  TempDir dir;
+  const std::string out = dir.File("out.json");
+  const ProcessResult r =
+      RunProcess({"/bin/sh", "-c",
+                  std::string(INSTRUCTIONS_FIXTURE_BENCH_PATH) +
+                      " --instructions --benchmark_filter=BM_Known2001$ --benchmark_min_time=60 "
+                      "--benchmark_out=" +
+                      out + " & pid=$!; sleep 3; kill -TERM $pid; wait $pid; echo exit=$?"},
+                 {"TMPDIR=" + dir.path()});
+  EXPECT_NE(r.stdout_text.find("exit=143"), std::string::npos) << r.stdout_text << r.stderr_text;
+  EXPECT_NE(r.stderr_text.find("interrupted by SIGTERM; no output file written"), std::string::npos)
+      << r.stderr_text;
+  EXPECT_EQ(testing::ListDirectory(dir.path()), std::vector<std::string>{})
+      << "left behind in " << dir.path();
 }
 
 TEST_F(InstructionsIntegrationTest, AlreadyUnderValgrindIsNotStartedAgain) {

@@ -127,9 +127,14 @@ class InstructionsProfile final : public Profile {
   }
 
   const std::string& output_path() const override { return no_file_; }
-  bool requested() const override { return on_; }
+  // --callgrind_out alone is requested too, to be refused in RunElsewhere.
+  bool requested() const override { return on_ || !keep_dir_.empty(); }
 
   std::optional<int> RunElsewhere(int argc, char** argv, const SessionInfo& session) override {
+    if (!on_) {
+      std::fprintf(stderr, "%s: --callgrind_out needs --instructions\n", session.program.c_str());
+      return 2;
+    }
     if (!keep_dir_.empty()) {
       if (Status usable = CheckDirectory(keep_dir_); !usable.ok()) {
         std::fprintf(stderr, "%s: %s\n", session.program.c_str(), usable.message().c_str());

@@ -196,7 +196,17 @@ int RunUnderCallgrind(int argc, char** argv, const std::string& program) {
   struct stat marker;
   const bool started = stat((dir + "/" + kStartedMarker).c_str(), &marker) == 0;
   RemoveDirectory(dir);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  if (WIFSIGNALED(status)) {
+    // Killed before bench's own handler ran (during Valgrind's start-up):
+    // nothing was written yet; say so as bench does.
+    const int signal_number = WTERMSIG(status);
+    std::fprintf(stderr, "%s: interrupted by %s; no output file written, previous ones kept\n",
+                 program.c_str(),
+                 sigabbrev_np(signal_number) != nullptr
+                     ? (std::string("SIG") + sigabbrev_np(signal_number)).c_str()
+                     : "a signal");
+    return 128 + signal_number;
+  }
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 4;
   if (!started) {
     return Fail(program, valgrind + " could not run " + self + " (exit code " +

@@ -167,7 +167,7 @@ TEST(CompareCliTest, EveryBadInputIsExitThreeWithOneLine) {
   ExpectBadInput(Benchprof({"compare", kBase, "--"}), "no head file");
   ExpectBadInput(Benchprof({"compare", "--bogus", kBase, kHead}), "unknown flag --bogus");
   ExpectBadInput(Benchprof({"compare", "--format=xml", kBase, kHead}),
-                 "--format=xml: expected text, markdown or json");
+                 "--format=xml: expected text, markdown, json or html");
   ExpectBadInput(Benchprof({"compare", "--alpha=1.5", kBase, kHead}), "--alpha=1.5");
   ExpectBadInput(Benchprof({"compare", "--confidence=x", kBase, kHead}), "--confidence=x");
   ExpectBadInput(Benchprof({"compare", "--threshold=time:fast", kBase, kHead}),

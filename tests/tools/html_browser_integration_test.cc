@@ -70,6 +70,23 @@ class HtmlBrowserTest : public ::testing::Test {
     return "file://" + dir_.File(name + ".html");
   }
 
+  // A screenshot of `url` shows more than a blank page: several colours
+  // (a frame colour per function at least) over part of it.
+  void ExpectScreenshotNotBlank(const std::string& url) {
+    const ProcessResult r = Browse({"--screenshot=" + dir_.File("shot.png")}, url);
+    ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+    const testing::Pixels pixels = testing::DecodePng(testing::ReadFile(dir_.File("shot.png")));
+    ASSERT_FALSE(pixels.rgb.empty()) << "not a PNG Chromium would write";
+    std::set<uint32_t> colors;
+    size_t not_white = 0;
+    for (const uint32_t px : pixels.rgb) {
+      colors.insert(px);
+      if (px != 0xffffff) ++not_white;
+    }
+    EXPECT_GE(colors.size(), 6u) << url;
+    EXPECT_GT(not_white, pixels.rgb.size() / 20) << url;
+  }
+
   TempDir dir_;
 };
 
@@ -98,18 +115,19 @@ struct DrawnFrame {
   double left = 0, width = 0;
   int top = 0;
   bool ancestor = false;
+  std::string background;  // as the script wrote it: "rgb(255,45,45)"
 };
 
 // The frames the script drew, by name.
 std::map<std::string, DrawnFrame> DrawnFrames(const std::string& dom) {
   static const std::regex frame(
-      R"re(<div class="fg-f( fg-a)?" data-i="\d+" style="left: ?([0-9.]+)%; ?width: ?([0-9.]+)%; ?top: ?(\d+)px;[^"]*">([^<]*)</div>)re");
+      R"re(<div class="fg-f( fg-a)?" data-i="\d+" style="left: ?([0-9.]+)%; ?width: ?([0-9.]+)%; ?top: ?(\d+)px; ?background: ?([^;"]*);?">([^<]*)</div>)re");
   std::map<std::string, DrawnFrame> frames;
   for (auto it = std::sregex_iterator(dom.begin(), dom.end(), frame); it != std::sregex_iterator();
        ++it) {
     const std::smatch& m = *it;
-    frames[m[5]] =
-        DrawnFrame{m[5], std::stod(m[2]), std::stod(m[3]), std::stoi(m[4]), m[1].matched};
+    frames[m[6]] =
+        DrawnFrame{m[6], std::stod(m[2]), std::stod(m[3]), std::stoi(m[4]), m[1].matched, m[5]};
   }
   return frames;
 }
@@ -147,19 +165,7 @@ TEST_F(HtmlBrowserTest, ClickZoomsToTheFrameAndSearchSumsMatches) {
 }
 
 TEST_F(HtmlBrowserTest, ScreenshotIsNotBlank) {
-  const std::string url = Flamegraph(SmallProfile(), "small");
-  const ProcessResult r = Browse({"--screenshot=" + dir_.File("shot.png")}, url);
-  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
-  const testing::Pixels pixels = testing::DecodePng(testing::ReadFile(dir_.File("shot.png")));
-  ASSERT_FALSE(pixels.rgb.empty()) << "not a PNG Chromium would write";
-  std::set<uint32_t> colors;
-  size_t not_white = 0;
-  for (const uint32_t px : pixels.rgb) {
-    colors.insert(px);
-    if (px != 0xffffff) ++not_white;
-  }
-  EXPECT_GE(colors.size(), 6u) << "a frame colour per function at least";
-  EXPECT_GT(not_white, pixels.rgb.size() / 20) << "the frames cover part of the page";
+  ExpectScreenshotNotBlank(Flamegraph(SmallProfile(), "small"));
 }
 
 // SmallProfile's samples split between two benchmarks of the compare
@@ -194,11 +200,31 @@ TEST_F(HtmlBrowserTest, ReportShowsTheTableAndEachBenchmarksGraph) {
   EXPECT_NE(dom.find(">idle</div>"), std::string::npos);
   EXPECT_NE(dom.find(">BM_Vector/8</a></td>"), std::string::npos);
 
-  const ProcessResult shot = Browse({"--screenshot=" + dir_.File("report.png")}, url);
-  ASSERT_EQ(shot.exit_code, 0) << shot.stderr_text;
-  const testing::Pixels pixels = testing::DecodePng(testing::ReadFile(dir_.File("report.png")));
-  ASSERT_FALSE(pixels.rgb.empty());
-  EXPECT_GE(std::set<uint32_t>(pixels.rgb.begin(), pixels.rgb.end()).size(), 6u);
+  ExpectScreenshotNotBlank(url);
+}
+
+TEST_F(HtmlBrowserTest, ComparePageColoursTheRegressionsChange) {
+  // BM_AlgorithmOne: helper grows from 10 to 30 ms, work's own time shrinks
+  // from 30 to 10 ms; work as a whole is unchanged.
+  const encode::ProfileData head = LabelledProfile();
+  encode::ProfileData base = head;
+  base.samples[0].values = {1, 10'000'000};
+  base.samples[1].values = {3, 30'000'000};
+  ASSERT_TRUE(encode::WriteProfileFile(head, dir_.File("head.pprof")).ok());
+  ASSERT_TRUE(encode::WriteProfileFile(base, dir_.File("base.pprof")).ok());
+  const ProcessResult r = RunProcess(
+      {BENCHPROF_PATH, "compare", "--format=html", "--base-cpuprofile=" + dir_.File("base.pprof"),
+       "--head-cpuprofile=" + dir_.File("head.pprof"), COMPARE_TESTDATA_DIR "/base.json",
+       COMPARE_TESTDATA_DIR "/head.json", "-o", dir_.File("compare.html")});
+  ASSERT_EQ(r.exit_code, 1) << r.stderr_text;
+  const std::string dom = Dom("file://" + dir_.File("compare.html") + "#draw");
+  const std::map<std::string, DrawnFrame> frames = DrawnFrames(dom);
+  ASSERT_EQ(frames.count("helper"), 1u) << dom.substr(0, 3000);
+  EXPECT_EQ(frames.at("helper").background.rfind("rgb(255,", 0), 0u) << "grew: red";
+  EXPECT_EQ(frames.at("work").background, "rgb(235,235,235)") << "unchanged";
+  EXPECT_DOUBLE_EQ(frames.at("helper").width, 75);  // head widths
+  EXPECT_NE(dom.find("<tr class=\"regression\"><td>BM_AlgorithmOne</td>"), std::string::npos);
+  ExpectScreenshotNotBlank("file://" + dir_.File("compare.html"));
 }
 
 TEST_F(HtmlBrowserTest, TenThousandStackPageBecomesUsable) {

@@ -1,9 +1,11 @@
-// `benchprof flamegraph` and `benchprof report` on what bench writes for
+// `benchprof flamegraph`, `benchprof report` and `benchprof compare
+// --format=html` on what bench writes for
 // the stream workload: each graph's frames sum to the profile's total for
 // the chosen sample type and label, a profile re-encoded by `go tool pprof`
 // (another writer) draws the same graph, the report's table and trace
-// summary say what the files say, and bad input is one line, exit code 3
-// and no file.
+// summary say what the files say, the comparison page has a differential
+// graph per regressed benchmark with samples, and bad input is one line,
+// exit code 3 and no file.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -323,6 +325,80 @@ TEST_F(HtmlCliTest, ReportBadInputIsOneLineExitCodeThreeAndNoFile) {
           {{results, "-o", scratch.File("no/dir/out.html")}, "-o:"},
           {{results, "-o", results}, "same file"},
           {{results}, "-o FILE is required"},
+      },
+      scratch);
+}
+
+TEST_F(HtmlCliTest, ComparePageHasTheTablesAndTheRegressionsDiffs) {
+  // The test data's head regresses BM_AlgorithmOne (time) and BM_Vector/8
+  // (allocations); the profiles have samples of BM_AlgorithmOne only.
+  const std::string out = dir_->File("compare.html");
+  const ProcessResult r = Benchprof(
+      "compare", {"--format=html", "--base-cpuprofile=" + dir_->File("cpu.pprof"),
+                  "--head-cpuprofile=" + dir_->File("cpu.pprof"),
+                  "--base-memprofile=" + dir_->File("mem.pprof"),
+                  "--head-memprofile=" + dir_->File("mem.pprof"), COMPARE_TESTDATA_DIR "/base.json",
+                  COMPARE_TESTDATA_DIR "/head.json", "-o", out});
+  EXPECT_EQ(r.exit_code, 1) << "the verdict is the exit code: " << r.stderr_text;
+  EXPECT_EQ(r.stdout_text, "");
+  const std::string page = ReadFile(out);
+  EXPECT_NE(page.find("<tr class=\"regression\"><td>BM_AlgorithmOne</td>"), std::string::npos);
+  EXPECT_NE(page.find("<tr class=\"regression\"><td>BM_Vector/8</td>"), std::string::npos);
+  EXPECT_NE(page.find("<tr class=\"improvement\"><td>BM_Parse/real_time</td>"), std::string::npos);
+  EXPECT_NE(page.find("Verdict: regression (exit code 1)"), std::string::npos);
+  EXPECT_NE(page.find("<h3>BM_Vector/8</h3>\n<p class=\"meta\">No samples"), std::string::npos);
+
+  const ProfileData cpu = Profile("cpu.pprof");
+  const ProfileData mem = Profile("mem.pprof");
+  const std::vector<ShownGraph> graphs = GraphsOnPage(page);
+  ASSERT_EQ(graphs.size(), 2u) << "BM_AlgorithmOne: CPU and heap";
+  const double totals[] = {Total(cpu, 1, "BM_AlgorithmOne"), Total(mem, 1, "BM_AlgorithmOne")};
+  for (size_t i = 0; i < graphs.size(); ++i) {
+    EXPECT_TRUE(graphs[i].diff);
+    EXPECT_EQ(testing::CheckNestedWidths(graphs[i]), totals[i]);
+    EXPECT_EQ(graphs[i].frames[0].base, totals[i]);
+  }
+
+  // Repeated profile flags pool their samples: the head twice over.
+  const ProcessResult pooled = Benchprof(
+      "compare", {"--format=html", "--base-cpuprofile=" + dir_->File("cpu.pprof"),
+                  "--head-cpuprofile=" + dir_->File("cpu.pprof"),
+                  "--head-cpuprofile=" + dir_->File("cpu.pprof"), COMPARE_TESTDATA_DIR "/base.json",
+                  COMPARE_TESTDATA_DIR "/head.json", "-o", out});
+  EXPECT_EQ(pooled.exit_code, 1) << pooled.stderr_text;
+  const std::vector<ShownGraph> pooled_graphs = GraphsOnPage(ReadFile(out));
+  ASSERT_EQ(pooled_graphs.size(), 1u);
+  EXPECT_EQ(pooled_graphs[0].frames[0].value, 2 * totals[0]);
+  EXPECT_EQ(pooled_graphs[0].frames[0].base, totals[0]);
+
+  // Without -o, the page goes to standard output.
+  const ProcessResult stdout_page = Benchprof(
+      "compare",
+      {"--format=html", COMPARE_TESTDATA_DIR "/base.json", COMPARE_TESTDATA_DIR "/head.json"});
+  EXPECT_EQ(stdout_page.exit_code, 1);
+  EXPECT_EQ(stdout_page.stdout_text.rfind("<!DOCTYPE html>", 0), 0u);
+}
+
+TEST_F(HtmlCliTest, CompareHtmlBadInputIsOneLineExitCodeThreeAndNoFile) {
+  TempDir scratch;
+  std::ofstream(scratch.File("base.json")) << ReadFile(COMPARE_TESTDATA_DIR "/base.json");
+  std::ofstream(scratch.File("head.json")) << ReadFile(COMPARE_TESTDATA_DIR "/head.json");
+  std::ofstream(scratch.File("cpu.pprof"), std::ios::binary) << ReadFile(dir_->File("cpu.pprof"));
+  const std::string base = scratch.File("base.json"), head = scratch.File("head.json");
+  const std::string cpu = scratch.File("cpu.pprof"), out = scratch.File("out.html");
+  ExpectBadInput(
+      "compare",
+      {
+          {{"--base-cpuprofile=" + cpu, "--head-cpuprofile=" + cpu, base, head, "-o", out},
+           "the profile flags need --format=html"},
+          {{"--format=html", "--base-cpuprofile=" + cpu, base, head, "-o", out},
+           "profiles come in pairs"},
+          {{"--format=html", "--base-cpuprofile=" + base, "--head-cpuprofile=" + cpu, base, head,
+            "-o", out},
+           "not a readable pprof profile"},
+          {{"--format=html", base, head, "-o", scratch.File("no/dir/x.html")}, "-o:"},
+          {{"--format=html", base, head, "-o", head}, "same file"},
+          {{"--format=html", base, scratch.File("missing.json"), "-o", out}, "missing.json"},
       },
       scratch);
 }

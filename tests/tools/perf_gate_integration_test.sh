@@ -126,6 +126,7 @@ fi
 git_toy commit -qam "make BM_Slowed 30% slower"
 
 gate_args=(--repo="$toy" --benchprof="$benchprof" --bench=build/release/bench --rounds=8)
+ab_args=(--html="$work/gate.html")
 bench_flags=(--benchmark_min_time=0.05)
 if [ "$mode" = --instructions ]; then
   if ! command -v valgrind >/dev/null || ! command -v callgrind_annotate >/dev/null; then
@@ -150,7 +151,7 @@ fi
 
 # Head against base: a regression of BM_Slowed.
 code=0
-"$gate" "${gate_args[@]}" HEAD~1 HEAD -- "${bench_flags[@]}" >"$work/ab.out" 2>"$work/ab.err" || code=$?
+"$gate" "${gate_args[@]}" "${ab_args[@]}" HEAD~1 HEAD -- "${bench_flags[@]}" >"$work/ab.out" 2>"$work/ab.err" || code=$?
 if [ "$code" -eq 1 ]; then
   pass "a 30% slowdown exits 1"
 else
@@ -203,6 +204,19 @@ if [ "$mode" = --cpuprofile ]; then
     pass "the profile diff of BM_Slowed names MixRounds"
   else
     fail "no profile diff naming MixRounds"
+  fi
+fi
+# --html: the comparison page beside the text, with the profile diff.
+if grep -q '<tr class="regression"><td>BM_Slowed</td>' "$work/gate.html" 2>/dev/null; then
+  pass "--html writes the comparison page"
+else
+  fail "--html wrote no page naming BM_Slowed"
+fi
+if [ "$mode" = --cpuprofile ]; then
+  if grep -q 'class="fg-data"' "$work/gate.html" && grep -q 'MixRounds' "$work/gate.html"; then
+    pass "the page has BM_Slowed's differential flame graph"
+  else
+    fail "no differential flame graph naming MixRounds on the page"
   fi
 fi
 if [ "$code" -ne 1 ] || [ "$failed" -ne 0 ]; then

@@ -36,7 +36,7 @@ constexpr ToolCommand kCommands[] = {
      "change from a base profile)",
      benchprof::flamegraph::RunFlamegraphCommand, benchprof::flamegraph::FlamegraphHelp},
     {"report",
-     "one self-contained HTML page for a run: results table, flame graphs\n"
+     "one self-contained HTML page for a run: results, flame graphs\n"
      "per benchmark, trace summary",
      benchprof::report::RunReportCommand, benchprof::report::ReportHelp},
     {"trace-summary",

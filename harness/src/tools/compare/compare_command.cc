@@ -6,12 +6,15 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "benchprof/flags.h"
 #include "common/atomic_file.h"
 #include "common/file_identity.h"
 #include "tools/compare/comparison.h"
+#include "tools/compare/html_report.h"
 #include "tools/compare/table_writer.h"
+#include "tools/flamegraph/profile_file.h"
 #include "tools/results/result_reader.h"
 #include "tools/text_format.h"
 #include "tools/tool_command.h"
@@ -39,6 +42,7 @@ constexpr std::string_view kProgram = "benchprof compare";
 
 constexpr std::string_view kIntro = R"(Usage: benchprof compare [flags] BASE HEAD
        benchprof compare [flags] BASE... -- HEAD...
+       benchprof compare --format=html [--base-cpuprofile=F --head-cpuprofile=F] BASE HEAD -o FILE
 
 Compares benchmark results of a base (old) and a head (new) build the way
 benchstat does, and exits with a code a CI job can act on.
@@ -74,6 +78,13 @@ reach significance after the correction, makes the result inconclusive; a
 regression, if any, wins. An unreadable, empty, malformed, truncated or
 mismatched file is bad input: one line on the error stream.
 
+--format=html writes one self-contained page (no network, no external
+script or font): the tables with each row coloured by its gate, the
+findings and the verdict, and, for each regressed benchmark with samples in
+both profiles of a kind, its differential flame graph (as `benchprof
+flamegraph --diff_base` draws it, from the samples labelled with the
+benchmark's name).
+
 )";
 
 constexpr ExitCodeInfo kExitCodes[] = {
@@ -88,6 +99,9 @@ struct CompareSettings {
   CompareOptions options;
   OutputFormat format = OutputFormat::kText;
   std::string regressions_file;  // empty: none
+  std::string out;               // empty: standard output
+  // Profiles for --format=html, by kind: base and head.
+  std::vector<std::string> base_cpuprofile, head_cpuprofile, base_memprofile, head_memprofile;
 };
 
 // Declares compare's flags in `flags`, bound to `*settings`.
@@ -96,11 +110,33 @@ void DeclareFlags(FlagSet& flags, CompareSettings* settings) {
       "format", "text|markdown|json",
       [settings](std::string_view value) {
         const std::optional<OutputFormat> format = ParseOutputFormat(value);
-        if (!format) return std::string("expected text, markdown or json");
+        if (!format) return std::string("expected text, markdown, json or html");
         settings->format = *format;
         return std::string();
       },
-      "output format (default text; markdown for a pull-request comment)");
+      "output format (default text; markdown for a pull-request comment; html for a "
+      "self-contained page, with differential flame graphs of the regressions given "
+      "--base-cpuprofile and --head-cpuprofile)");
+  flags.File("o", &settings->out,
+             "write the report to FILE (atomically) instead of standard output");
+  for (auto [name, files, help] :
+       {std::tuple{"base-cpuprofile", &settings->base_cpuprofile,
+                   "a CPU profile of the base, for --format=html (repeatable: samples are pooled)"},
+        std::tuple{"head-cpuprofile", &settings->head_cpuprofile,
+                   "a CPU profile of the head, for --format=html (repeatable)"},
+        std::tuple{"base-memprofile", &settings->base_memprofile,
+                   "a heap profile of the base, for --format=html (repeatable)"},
+        std::tuple{"head-memprofile", &settings->head_memprofile,
+                   "a heap profile of the head, for --format=html (repeatable)"}}) {
+    flags.Custom(
+        name, "FILE",
+        [files](std::string_view value) {
+          if (value.empty()) return std::string("expected a file name");
+          files->emplace_back(value);
+          return std::string();
+        },
+        help);
+  }
   flags.Custom(
       "threshold", "[REGEX=]METRIC:VALUE[,METRIC:VALUE...]",
       [settings](std::string_view value) {
@@ -238,6 +274,56 @@ int RunCompareCommand(const std::vector<std::string>& args, std::string& out, st
     if (!file.ok()) return Fail(err, "--regressions-file: " + file.status().message());
     regressions.emplace(std::move(*file));
   }
+  const bool any_profile = !settings.base_cpuprofile.empty() || !settings.head_cpuprofile.empty() ||
+                           !settings.base_memprofile.empty() || !settings.head_memprofile.empty();
+  if (any_profile && settings.format != OutputFormat::kHtml) {
+    return Fail(err, "the profile flags need --format=html");
+  }
+  if (settings.base_cpuprofile.empty() != settings.head_cpuprofile.empty() ||
+      settings.base_memprofile.empty() != settings.head_memprofile.empty()) {
+    return Fail(err,
+                "profiles come in pairs: --base-cpuprofile with --head-cpuprofile, "
+                "--base-memprofile with --head-memprofile");
+  }
+  std::optional<AtomicFile> output;
+  if (!settings.out.empty()) {
+    std::vector<NamedPath> named = {{"-o", settings.out}};
+    if (!settings.regressions_file.empty()) {
+      named.push_back({"--regressions-file", settings.regressions_file});
+    }
+    for (const auto* paths : {&settings.base_cpuprofile, &settings.head_cpuprofile,
+                              &settings.base_memprofile, &settings.head_memprofile}) {
+      for (const std::string& path : *paths) named.push_back({"input", path});
+    }
+    for (const std::string& path : base_files) named.push_back({"input", path});
+    for (const std::string& path : head_files) named.push_back({"input", path});
+    // Inputs may repeat (a profile against itself); the outputs may be none of them.
+    for (size_t i = 1; i < named.size(); ++i) {
+      const NamedPath pair[] = {named[0], named[i]};
+      if (Status distinct = CheckDistinctFiles(pair); !distinct.ok()) {
+        return Fail(err, distinct.message());
+      }
+    }
+    StatusOr<AtomicFile> file = AtomicFile::Create(settings.out);
+    if (!file.ok()) return Fail(err, "-o: " + file.status().message());
+    output.emplace(std::move(*file));
+  }
+  HtmlProfiles profiles;
+  for (auto [base_paths, head_paths, slot] :
+       {std::tuple{&settings.base_cpuprofile, &settings.head_cpuprofile, &profiles.cpu},
+        std::tuple{&settings.base_memprofile, &settings.head_memprofile, &profiles.heap}}) {
+    if (base_paths->empty()) continue;
+    ProfilePair pair;
+    for (auto [paths, side] :
+         {std::pair{base_paths, &pair.base}, std::pair{head_paths, &pair.head}}) {
+      for (const std::string& path : *paths) {
+        StatusOr<encode::ProfileData> profile = flamegraph::ReadProfileFile(path);
+        if (!profile.ok()) return Fail(err, profile.status().message());
+        side->push_back(NamedProfile{path, std::move(*profile)});
+      }
+    }
+    *slot = std::move(pair);
+  }
   StatusOr<ResultSet> base = ReadResultFiles(base_files);
   if (!base.ok()) return Fail(err, base.status().message());
   StatusOr<ResultSet> head = ReadResultFiles(head_files);
@@ -250,13 +336,25 @@ int RunCompareCommand(const std::vector<std::string>& args, std::string& out, st
   }
 
   const Comparison comparison = Compare(*base, *head, settings.options);
-  out += RenderComparison(comparison, settings.format);
+  const std::string report = settings.format == OutputFormat::kHtml
+                                 ? HtmlReport(comparison, profiles)
+                                 : RenderComparison(comparison, settings.format);
+  if (output) {
+    if (Status s = flamegraph::WriteAndCommit(*output, report); !s.ok()) {
+      // A failed write must hide no regression, nor pass for success.
+      const int bad_output = Fail(err, "-o: " + s.message());
+      return comparison.verdict == Verdict::kNoRegression ? bad_output
+                                                          : static_cast<int>(comparison.verdict);
+    }
+  } else {
+    out += report;
+  }
   if (regressions) {
     if (Status s = WriteLines(*regressions, RegressionLines(comparison)); !s.ok()) {
       // A failed write must hide no regression, nor pass for success.
       const int bad_output = Fail(err, "--regressions-file: " + s.message());
       return comparison.verdict == Verdict::kNoRegression ? bad_output
-                                                           : static_cast<int>(comparison.verdict);
+                                                          : static_cast<int>(comparison.verdict);
     }
   }
   return static_cast<int>(comparison.verdict);

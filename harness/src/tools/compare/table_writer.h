@@ -1,5 +1,6 @@
 // Renders a Comparison for people and programs: an aligned text table for
-// terminals and CI logs, Markdown for a pull-request comment, and JSON.
+// terminals and CI logs, Markdown for a pull-request comment, JSON, and a
+// self-contained HTML page (html_report.h, which can add profiles).
 //
 // Text and Markdown print one table per metric (cpu_time, real_time,
 // allocs/op, B/op, counters), one row per benchmark:
@@ -15,7 +16,7 @@
 // bounds as null) for scripts.
 //
 // Each format has its own file pair (text_report.h, markdown_report.h,
-// json_report.h); what text and Markdown both say is report_content.h.
+// json_report.h, html_report.h); what text and Markdown both say is report_content.h.
 //
 //   std::string out = RenderComparison(comparison, OutputFormat::kMarkdown);
 //
@@ -32,9 +33,9 @@
 
 namespace benchprof::compare {
 
-enum class OutputFormat { kText, kMarkdown, kJson };
+enum class OutputFormat { kText, kMarkdown, kJson, kHtml };
 
-// Parses "text", "markdown" (or "md") and "json".
+// Parses "text", "markdown" (or "md"), "json" and "html".
 std::optional<OutputFormat> ParseOutputFormat(std::string_view name);
 
 // The whole report in `format`, ending with a newline.

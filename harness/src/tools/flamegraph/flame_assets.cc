@@ -251,7 +251,8 @@ std::string_view FlameGraphScript() {
     var names = table ? JSON.parse(table.textContent) : [];
     for (i = 0; i < els.length; i++) graphs.push(new Graph(els[i], names));
     var search = hashParam('search'), click = hashParam('click');
-    var lazy = !search && !click && typeof IntersectionObserver === 'function';
+    var lazy = !search && !click && !/(^#|&)draw(&|$)/.test(location.hash) &&
+        typeof IntersectionObserver === 'function';
     var observer = lazy ? new IntersectionObserver(function (entries) {
       entries.forEach(function (e) {
         if (!e.isIntersecting) return;

@@ -110,11 +110,13 @@ std::string DescribeTotal(const FlameTree& tree) {
     const std::string number = tools::FormatNumber(static_cast<double>(value));
     return unit == "bytes" ? number + "B" : unit == "count" ? number : number + " " + unit;
   };
-  std::string text = tree.sample_type.type + " " + describe(tree.nodes[0].value) + " in " +
-                     std::to_string(tree.samples) + " samples";
+  const auto stacks = [](uint64_t n) {
+    return std::to_string(n) + (n == 1 ? " stack" : " stacks");
+  };
+  std::string text = tree.sample_type.type + " " + describe(tree.nodes[0].value) + " (" +
+                     stacks(tree.samples) + ")";
   if (tree.differential) {
-    text += " (base " + describe(tree.nodes[0].base) + " in " + std::to_string(tree.base_samples) +
-            " samples)";
+    text += ", base " + describe(tree.nodes[0].base) + " (" + stacks(tree.base_samples) + ")";
   }
   return text;
 }

@@ -11,7 +11,9 @@
 //
 // The URL fragment drives the same actions, for links and for tests:
 // "#search=REGEX" searches every graph, "#click=NAME" clicks the first frame
-// of function NAME in every graph that has one. After drawing, a graph's
+// of function NAME in every graph that has one, "#draw" draws every graph at
+// once (otherwise a graph is drawn when it scrolls into view, or before
+// printing). After drawing, a graph's
 // element carries data-zoom (the zoomed function), data-drawn (frames drawn)
 // and, after a search, data-matched (the matched value).
 //
@@ -44,8 +46,9 @@ namespace benchprof::flamegraph {
 // quoted attribute values.
 void AppendHtmlEscaped(std::string& out, std::string_view text);
 
-// "cpu 1.29s in 129 samples": the sample type and the tree's total, for a
-// caption.
+// "cpu 1.29s (40 stacks)": the sample type, the tree's total and the
+// number of profile samples (distinct stacks and labels) in it, for a
+// caption; a differential tree adds the base's.
 std::string DescribeTotal(const FlameTree& tree);
 
 // A page under construction: its head (title, style sheet, flame-graph

@@ -131,10 +131,23 @@ void FlameTreeBuilder::Add(const ProfileData& profile, size_t index,
     for (auto line = lines.rbegin(); line != lines.rend(); ++line) {
       frames[i].push_back(function_ids[line->function_index]);
     }
-    if (lines.empty()) {  // an unsymbolized address: pprof shows it in hex
+    if (lines.empty()) {
+      // An unsymbolized address. pprof shows it in hex; as an offset in its
+      // file it stays the same from run to run (address randomization), so
+      // a differential graph matches it across profiles.
+      const encode::ProfileLocation& location = profile.locations[i];
+      uint64_t address = location.address;
+      std::string name;
+      if (location.mapping_index && *location.mapping_index < profile.mappings.size()) {
+        const encode::ProfileMapping& mapping = profile.mappings[*location.mapping_index];
+        if (!mapping.filename.empty() && address >= mapping.start && address < mapping.limit) {
+          name = mapping.filename.substr(mapping.filename.rfind('/') + 1) + "+";
+          address = address - mapping.start + mapping.file_offset;
+        }
+      }
       char hex[32];
-      const auto end = std::to_chars(hex, hex + sizeof hex, profile.locations[i].address, 16);
-      frames[i].push_back(Intern({"0x" + std::string(hex, end.ptr), "", "", 0}));
+      const auto end = std::to_chars(hex, hex + sizeof hex, address, 16);
+      frames[i].push_back(Intern({name + "0x" + std::string(hex, end.ptr), "", "", 0}));
     }
   }
   for (const ProfileSample& sample : profile.samples) {

@@ -15,8 +15,10 @@
 //   builder.Add(profile, *index, &*focus, /*base=*/false);
 //   FlameTree tree = std::move(builder).Finish();
 //
-// Children are sorted by name, so the same profile always gives the same
-// tree (and the same bytes on output).
+// An address without symbols is named by its file and offset
+// ("libfoo.so+0x1a2b"), which address randomization does not change, or in
+// hex when it has no mapping. Children are sorted by name, so the same profile always gives the
+// same tree (and the same bytes on output).
 //
 // Thread-safety: thread-compatible.
 #ifndef BENCHPROF_TOOLS_FLAMEGRAPH_FLAME_TREE_H_

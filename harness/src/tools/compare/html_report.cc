@@ -1,0 +1,150 @@
+#include "tools/compare/html_report.h"
+
+#include <set>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "tools/compare/report_content.h"
+#include "tools/flamegraph/benchmark_split.h"
+#include "tools/flamegraph/flame_html.h"
+#include "tools/flamegraph/flame_tree.h"
+
+namespace benchprof::compare {
+
+using flamegraph::AppendHtmlEscaped;
+
+namespace {
+
+std::string Escaped(std::string_view text) {
+  std::string out;
+  AppendHtmlEscaped(out, text);
+  return out;
+}
+
+// The class of a table row, from its gate cell.
+std::string_view RowClass(const TableRow& row) {
+  if (row.regression) return "regression";
+  if (row.cells.empty()) return "";
+  if (row.cells.back() == "improved") return "improvement";
+  if (row.cells.back() == "inconclusive") return "inconclusive";
+  return "";
+}
+
+void AppendTable(const MetricTable& table, std::string& html) {
+  html += "<div class=\"wide\"><table>\n";
+  for (size_t r = 0; r < table.rows.size(); ++r) {
+    const TableRow& row = table.rows[r];
+    const std::string_view row_class = RowClass(row);
+    html += row_class.empty() ? "<tr>" : "<tr class=\"" + std::string(row_class) + "\">";
+    for (size_t i = 0; i < row.cells.size(); ++i) {
+      const char* tag = r == 0 ? "th" : "td";
+      std::string cell = Escaped(row.cells[i]);
+      if (r != 0 && row.regression && i + 1 == row.cells.size()) cell = "<b>" + cell + "</b>";
+      html += std::string("<") + tag + ">" + cell + "</" + tag + ">";
+    }
+    html += "</tr>\n";
+  }
+  html += "</table></div>\n";
+}
+
+void AppendList(const char* title, const std::vector<std::string>& lines, std::string& html) {
+  if (lines.empty()) return;
+  html += "<h2>" + std::string(title) + "</h2>\n<ul>\n";
+  for (size_t i = 0; i < lines.size() && i < kMaxListedWarnings; ++i) {
+    html += "<li>" + Escaped(lines[i]) + "</li>\n";
+  }
+  if (lines.size() > kMaxListedWarnings) {
+    html += "<li>… " + std::to_string(lines.size() - kMaxListedWarnings) + " more</li>\n";
+  }
+  html += "</ul>\n";
+}
+
+std::string Paths(const std::vector<NamedProfile>& profiles) {
+  std::vector<std::string> paths;
+  for (const NamedProfile& p : profiles) paths.push_back(p.path);
+  return FileList(paths);
+}
+
+// The differential graph of `benchmark` from `pair`, when both sides have
+// samples of it, in the sample type the first head profile defaults to.
+void AppendDiff(const ProfilePair& pair, const std::string& benchmark,
+                flamegraph::FlamePage& page) {
+  if (pair.head.empty() || pair.base.empty()) return;
+  const StatusOr<size_t> first = flamegraph::ChooseSampleIndex(pair.head[0].profile, "");
+  if (!first.ok()) return;
+  const encode::ValueTypeName type = pair.head[0].profile.sample_types[*first];
+  const auto keep = [&benchmark](const encode::ProfileSample& sample) {
+    return flamegraph::IsBenchmarkSample(sample, benchmark);
+  };
+  flamegraph::FlameTreeBuilder builder(type);
+  for (const auto* side : {&pair.head, &pair.base}) {
+    for (const NamedProfile& p : *side) {
+      const StatusOr<size_t> index = flamegraph::ChooseSampleIndex(p.profile, type.type);
+      if (index.ok()) builder.Add(p.profile, *index, keep, side == &pair.base);
+    }
+  }
+  const flamegraph::FlameTree tree = std::move(builder).Finish();
+  if (tree.samples == 0 || tree.base_samples == 0) return;
+  page.html() += "<h4>" + Escaped(Paths(pair.head)) + " against " + Escaped(Paths(pair.base)) +
+                 ": " + Escaped(flamegraph::DescribeTotal(tree)) + "</h4>\n";
+  page.AppendGraph(tree);
+}
+
+}  // namespace
+
+std::string HtmlReport(const Comparison& c, const HtmlProfiles& profiles) {
+  flamegraph::FlamePage page("benchprof compare: " + std::string(VerdictName(c.verdict)));
+  std::string& html = page.html();
+  html += "<h1>benchprof compare: " + Escaped(VerdictName(c.verdict)) + "</h1>\n";
+  html += "<p class=\"meta\">base: " + Escaped(FileList(c.base_files)) +
+          Escaped(GbenchVersionSuffix(c.base_gbench_versions)) +
+          " · head: " + Escaped(FileList(c.head_files)) +
+          Escaped(GbenchVersionSuffix(c.head_gbench_versions)) + "</p>\n";
+  if (const std::string note = GbenchVersionNote(c); !note.empty()) {
+    html += "<p>Note: " + Escaped(note) + "</p>\n";
+  }
+  for (const MetricTable& table : MetricTables(c)) AppendTable(table, html);
+  if (!c.rows.empty()) {
+    const std::vector<std::string> legend = Legend(c);
+    html += "<p class=\"meta\">" + Escaped(legend[0]) + "<br>\n" + Escaped(legend[1]) + "</p>\n";
+  }
+  for (const auto& [title, outcome] : kFindingSections) {
+    std::vector<std::string> lines;
+    for (const Finding& f : Findings(c, outcome)) {
+      lines.push_back(f.benchmark + " " + f.metric + ": " + f.reason);
+    }
+    AppendList(title, lines, html);
+  }
+  AppendList("Skipped (not compared)", SkippedLines(c), html);
+  std::vector<std::string> warnings = c.verdict_notes;
+  for (const std::string& w : AllWarnings(c)) warnings.push_back(w);
+  AppendList("Warnings", warnings, html);
+  html += "<p><b>Verdict: " + Escaped(VerdictLine(c)) + "</b></p>\n";
+
+  if (profiles.cpu || profiles.heap) {
+    std::vector<std::string> regressed;
+    std::set<std::string> seen;
+    for (const Row& row : c.rows) {
+      if (row.outcome == Outcome::kRegression && seen.insert(row.benchmark).second) {
+        regressed.push_back(row.benchmark);
+      }
+    }
+    html += "<h2>Profiles of the regressions</h2>\n";
+    if (regressed.empty()) html += "<p class=\"meta\">No regression.</p>\n";
+    for (const std::string& benchmark : regressed) {
+      html += "<section><h3>" + Escaped(benchmark) + "</h3>\n";
+      const size_t before = html.size();
+      for (const auto* pair : {&profiles.cpu, &profiles.heap}) {
+        if (*pair) AppendDiff(**pair, benchmark, page);
+      }
+      if (html.size() == before) {
+        html += "<p class=\"meta\">No samples of this benchmark in both profiles.</p>\n";
+      }
+      html += "</section>\n";
+    }
+  }
+  return std::move(page).Finish();
+}
+
+}  // namespace benchprof::compare

@@ -311,10 +311,10 @@ TEST(InterruptionTest, ASignalRemovesTheRssCorpusDirectory) {
 // bench and left its temporary files).
 TEST(InterruptionTest, AFileSizeLimitIsAFailedWriteNotAKill) {
   TempDir dir;
-  const ProcessResult run = RunProcess(
-      {"/bin/sh", "-c", "ulimit -f 8; exec \"$@\"", "sh", BENCH_PATH,
-       "--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.001",
-       "--benchmark_repetitions=200", "--benchmark_out=" + dir.File("out.json")});
+  const ProcessResult run =
+      RunProcess({"/bin/sh", "-c", "ulimit -f 8; exec \"$@\"", "sh", BENCH_PATH,
+                  "--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.001",
+                  "--benchmark_repetitions=200", "--benchmark_out=" + dir.File("out.json")});
   EXPECT_EQ(run.exit_code, 4) << run.stderr_text;
   EXPECT_NE(run.stderr_text.find("File too large"), std::string::npos) << run.stderr_text;
   EXPECT_TRUE(ListDirectory(dir.path()).empty());

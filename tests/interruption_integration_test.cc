@@ -289,6 +289,47 @@ int CorpusDirectories(const TempDir& tmpdir) {
   return count;
 }
 
+// --timeout: which benchmark was running and every thread's stack (the
+// endless loop's included), then the outputs as for a signal, exit 5.
+TEST(InterruptionTest, ATimeoutPrintsTheStacksAndWritesWhatWasCollected) {
+  TempDir dir;
+  const ProcessResult run =
+      RunProcess({INTERRUPT_FIXTURE_BENCH_PATH, "--timeout=3s",
+                  "--benchmark_out=" + dir.File("out.json"), "--trace=" + dir.File("trace.json")});
+  EXPECT_EQ(run.exit_code, 5) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("interrupt_fixture_bench: timed out after 3s (--timeout); running "
+                                 "the benchmark after BM_Quick/iterations:1000\nthread "),
+            std::string::npos)
+      << run.stderr_text;
+  // The main thread runs the endless loop; its stack is symbolized.
+  EXPECT_NE(run.stderr_text.find("BM_Endless\n      "), std::string::npos) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("interrupt_fixture_bench.cc:"), std::string::npos);
+  EXPECT_TRUE(run.stderr_text.ends_with(
+      "interrupt_fixture_bench: timed out (--timeout=3s); wrote the 1 completed run and what was "
+      "collected until then, marked as interrupted\n"))
+      << run.stderr_text;
+  StatusOr<json::Value> results = json::Parse(ReadFile(dir.File("out.json")));
+  ASSERT_TRUE(results.ok()) << results.status().message();
+  EXPECT_EQ(results->Find("context")->Find("benchprof_interrupted")->as_string(), "--timeout=3s");
+  EXPECT_EQ(results->Find("benchmarks")->as_array().size(), 1u);
+  StatusOr<json::Value> trace = json::Parse(ReadFile(dir.File("trace.json")));
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  EXPECT_EQ(trace->Find("otherData")->Find("interrupted")->as_string(), "--timeout=3s");
+  EXPECT_EQ(Sorted(ListDirectory(dir.path())),
+            (std::vector<std::string>{"out.json", "trace.json"}));
+}
+
+TEST(InterruptionTest, ABadTimeoutIsRefusedBeforeAnythingRuns) {
+  for (const std::string value : {"abc", "10", "-1s", "1h30"}) {
+    SCOPED_TRACE(value);
+    const ProcessResult run = RunProcess({INTERRUPT_FIXTURE_BENCH_PATH, "--timeout=" + value});
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_EQ(run.stderr_text, "interrupt_fixture_bench: --timeout=" + value +
+                                   ": expected a duration such as 90s, 10m or 1h30m (Go's "
+                                   "syntax), 0 for none\n");
+  }
+}
+
 // The RSS benchmarks' corpus directory ($TMPDIR/bench-rss-*) goes with
 // bench's own temporaries: it is registered through <benchprof/files.h>.
 TEST(InterruptionTest, ASignalRemovesTheRssCorpusDirectory) {

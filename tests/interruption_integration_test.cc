@@ -174,14 +174,22 @@ TEST(InterruptionTest, TheFirstSignalWritesWhatWasCollected) {
            {SIGINT, "SIGINT"}, {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}}) {
     SCOPED_TRACE(name);
     TempDir dir;
-    const Interrupted run = InterruptEndlessLoop(FixtureOutputs(dir), {signal_number});
+    // The profiles once (symbolizing them takes a while on a loaded machine).
+    const bool profiles = signal_number == SIGINT;
+    const std::vector<std::string> outputs =
+        profiles ? FixtureOutputs(dir)
+                 : std::vector<std::string>{"--benchmark_out=" + dir.File("out.json"),
+                                            "--trace=" + dir.File("trace.json")};
+    const std::vector<std::string> files =
+        profiles ? FixtureOutputFiles() : std::vector<std::string>{"out.json", "trace.json"};
+    const Interrupted run = InterruptEndlessLoop(outputs, {signal_number});
     EXPECT_EQ(run.exit_code, 128 + signal_number) << run.stderr_text;
     ASSERT_NE(run.stderr_text.rfind("interrupt_fixture_bench: "), std::string::npos);
     EXPECT_EQ(run.stderr_text.substr(run.stderr_text.rfind("interrupt_fixture_bench: ")),
               "interrupt_fixture_bench: interrupted by " + name +
                   "; wrote the 1 completed run and what was collected until then, marked as "
                   "interrupted\n");
-    EXPECT_EQ(Sorted(ListDirectory(dir.path())), FixtureOutputFiles());
+    EXPECT_EQ(Sorted(ListDirectory(dir.path())), files);
 
     StatusOr<json::Value> results = json::Parse(ReadFile(dir.File("out.json")));
     ASSERT_TRUE(results.ok()) << results.status().message();
@@ -199,7 +207,7 @@ TEST(InterruptionTest, TheFirstSignalWritesWhatWasCollected) {
     ASSERT_NE(trace->Find("otherData")->Find("interrupted"), nullptr);
     EXPECT_EQ(trace->Find("otherData")->Find("interrupted")->as_string(), name);
 
-    for (const std::string& file : FixtureOutputFiles()) {
+    for (const std::string& file : files) {
       if (!file.ends_with(".pprof")) continue;
       SCOPED_TRACE(file);
       StatusOr<encode::ProfileData> profile = encode::ReadProfile(ReadFile(dir.File(file)));
@@ -328,6 +336,58 @@ TEST(InterruptionTest, ABadTimeoutIsRefusedBeforeAnythingRuns) {
                                    ": expected a duration such as 90s, 10m or 1h30m (Go's "
                                    "syntax), 0 for none\n");
   }
+}
+
+// The fixture with `filter` and `outputs`, core dumps off.
+ProcessResult RunCrashing(const std::string& filter, const std::vector<std::string>& outputs) {
+  std::vector<std::string> argv = {"/bin/sh",
+                                   "-c",
+                                   "ulimit -c 0; exec \"$@\"",
+                                   "sh",
+                                   INTERRUPT_FIXTURE_BENCH_PATH,
+                                   "--benchmark_filter=" + filter};
+  argv.insert(argv.end(), outputs.begin(), outputs.end());
+  return RunProcess(argv);
+}
+
+// A benchmark that crashes: its stack with the benchmark's name, the
+// completed run written (marked with the signal), no temporary left, and
+// the process dies of the original signal (before, it died leaving every
+// temporary and no result).
+TEST(InterruptionTest, ACrashReportsTheStackWritesTheResultsAndDiesOfTheSignal) {
+  TempDir dir;
+  const ProcessResult run = RunCrashing("Quick|Crash", FixtureOutputs(dir));
+  EXPECT_EQ(run.term_signal, SIGSEGV) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("interrupt_fixture_bench: crashed (SIGSEGV at 0x0) while running "
+                                 "the benchmark after BM_Quick/iterations:1000\nthread "),
+            std::string::npos)
+      << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("BM_Crash\n      "), std::string::npos) << run.stderr_text;
+  EXPECT_TRUE(run.stderr_text.ends_with(
+      "interrupt_fixture_bench: crashed (SIGSEGV); wrote the 1 completed run and what was "
+      "collected until then, marked as interrupted\n"))
+      << run.stderr_text;
+  EXPECT_EQ(Sorted(ListDirectory(dir.path())), FixtureOutputFiles());
+  StatusOr<json::Value> results = json::Parse(ReadFile(dir.File("out.json")));
+  ASSERT_TRUE(results.ok()) << results.status().message();
+  EXPECT_EQ(results->Find("context")->Find("benchprof_interrupted")->as_string(), "SIGSEGV");
+  EXPECT_EQ(results->Find("benchmarks")->as_array().size(), 1u);
+}
+
+// An uncaught exception is named, then reported as the SIGABRT it becomes.
+TEST(InterruptionTest, AnUncaughtExceptionIsNamedAndReportedAsACrash) {
+  TempDir dir;
+  const ProcessResult run = RunCrashing("Quick|Throw", {"--benchmark_out=" + dir.File("out.json")});
+  EXPECT_EQ(run.term_signal, SIGABRT) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find(
+                "terminate called: uncaught exception (std::runtime_error): BM_Throw gives up\n"),
+            std::string::npos)
+      << run.stderr_text;
+  EXPECT_TRUE(run.stderr_text.ends_with(
+      "interrupt_fixture_bench: crashed (SIGABRT); wrote the 1 completed run, marked as "
+      "interrupted\n"))
+      << run.stderr_text;
+  EXPECT_EQ(ListDirectory(dir.path()), std::vector<std::string>{"out.json"});
 }
 
 // The RSS benchmarks' corpus directory ($TMPDIR/bench-rss-*) goes with

@@ -20,6 +20,7 @@
 #include "collect/timed_scope.h"
 #include "common/own_thread.h"
 #include "common/temporary_files.h"
+#include "session/crash_signals.h"
 #include "session/thread_stack_report.h"
 
 namespace benchprof::session {
@@ -155,30 +156,85 @@ std::string NothingWritten(bool locked) {
             kExitTimeout);
 }
 
+const char* CrashSignalName(int signal_number) {
+  switch (signal_number) {
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGBUS:
+      return "SIGBUS";
+    case SIGFPE:
+      return "SIGFPE";
+    case SIGILL:
+      return "SIGILL";
+    case SIGABRT:
+      return "SIGABRT";
+  }
+  return "a signal";
+}
+
+// A thread crashed (crash_signals.h) and waits in its handler: its stack,
+// the outputs as for a signal, the temporaries removed; then the crashing
+// thread re-raises its signal, which ends the process.
+[[noreturn]] void ReportCrash(const std::string& program) {
+  const CrashReport crash = TakeCrashReport();
+  const std::string name = CrashSignalName(crash.signal_number);
+  std::string report = program + ": crashed (" + name;
+  if (crash.signal_number == SIGSEGV || crash.signal_number == SIGBUS) {
+    char address[32];
+    std::snprintf(address, sizeof address, " at 0x%llx",
+                  static_cast<unsigned long long>(crash.fault_address));
+    report += address;
+  }
+  report += ")";
+  if (g_phase.load() == kRunning && g_running) report += " while running " + g_running();
+  report += "\n" + DescribeThreadStacks({{crash.tid, true, crash.frames}});
+  ssize_t ignored = write(STDERR_FILENO, report.data(), report.size());
+  std::string line;
+  int phase = kRunning;
+  if (g_phase.compare_exchange_strong(phase, kSalvaging)) {
+    const StatusOr<std::string> result = g_salvage(name);
+    line = result.ok() ? *result : result.status().message();
+  } else if (phase == kWriting) {
+    const bool locked = g_commit_mutex.try_lock_for(kCommitWait);
+    line = "while writing the outputs; " + NothingWritten(locked);
+  } else {
+    line = NothingWritten(false);
+  }
+  RemoveAllTemporaries();
+  line = program + ": crashed (" + name + "); " + line + "\n";
+  ignored = write(STDERR_FILENO, line.data(), line.size());
+  (void)ignored;
+  CrashHandled();
+  for (;;) pause();
+}
+
 [[noreturn]] void WatchSignals(std::string program, sigset_t signals, int64_t timeout_ns,
                                std::string timeout) {
   MarkOwnThread();          // not in contention profiles
   collect::BecomeRunner();  // a paused runner: never counted in allocs/op
+  InstallCrashHandlers(gettid());
+  // The interrupting signals, and the crash handlers' call.
+  const sigset_t interrupting = signals;
+  sigaddset(&signals, CrashReportSignal());
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(timeout_ns);
   int signal_number = 0;
   for (;;) {
+    if (signal_number == CrashReportSignal()) ReportCrash(program);
+    if (signal_number != 0) break;
     if (timeout_ns <= 0) {
-      if (sigwait(&signals, &signal_number) == 0) break;
+      if (sigwait(&signals, &signal_number) != 0) signal_number = 0;
       continue;
     }
     const int64_t left = std::chrono::duration_cast<std::chrono::nanoseconds>(
                              deadline - std::chrono::steady_clock::now())
                              .count();
-    if (left <= 0) TimeOut(program, signals, timeout);
+    if (left <= 0) TimeOut(program, interrupting, timeout);
     const timespec wait{static_cast<time_t>(left / 1'000'000'000),
                         static_cast<long>(left % 1'000'000'000)};
     siginfo_t info;
-    if (const int taken = sigtimedwait(&signals, &info, &wait); taken > 0) {
-      signal_number = taken;
-      break;
-    }
+    if (const int taken = sigtimedwait(&signals, &info, &wait); taken > 0) signal_number = taken;
   }
-  Interrupt(program, signals, std::string("interrupted by ") + SignalName(signal_number),
+  Interrupt(program, interrupting, std::string("interrupted by ") + SignalName(signal_number),
             SignalName(signal_number), 128 + signal_number);
 }
 
@@ -221,7 +277,9 @@ Status WatchForInterruption(const std::string& program, int64_t timeout_ns,
                             const std::string& timeout) {
   NoteInterruptionsHandled();  // <benchprof/files.h>'s HandleInterruptions: bench's own
   const sigset_t signals = InterruptingSignals();
-  if (const int error = pthread_sigmask(SIG_BLOCK, &signals, nullptr); error != 0) {
+  sigset_t blocked = signals;
+  sigaddset(&blocked, CrashReportSignal());  // only the watcher takes it
+  if (const int error = pthread_sigmask(SIG_BLOCK, &blocked, nullptr); error != 0) {
     return Status::Error(std::string("cannot block interrupting signals: ") + std::strerror(error));
   }
   signal(SIGPIPE, SIG_IGN);

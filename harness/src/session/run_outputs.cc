@@ -65,7 +65,11 @@ StatusOr<std::string> WriteInterruptedRun(const InterruptedRun& run, const std::
   // No kind is called from a benchmark thread after this, and no report
   // changes the labels or the kept runs: the gate is never given back, so
   // the main thread stops at its next report.
-  StopLoopEvents();
+  if (!StopLoopEvents(kGateWait)) {
+    return Status::Error(
+        "a benchmark thread did not leave benchprof's loop hooks; no output file "
+        "written, previous ones kept");
+  }
   if (!run.auditor->gate().try_lock_for(kGateWait)) {
     return Status::Error(
         "the benchmarks' reports did not stop; no output file written, previous ones kept");

@@ -355,6 +355,7 @@ ProcessResult RunCrashing(const std::string& filter, const std::vector<std::stri
 // the process dies of the original signal (before, it died leaving every
 // temporary and no result).
 TEST(InterruptionTest, ACrashReportsTheStackWritesTheResultsAndDiesOfTheSignal) {
+  if (SANITIZED_BUILD) GTEST_SKIP() << "sanitizer build: the sanitizer reports crashes itself";
   TempDir dir;
   const ProcessResult run = RunCrashing("Quick|Crash", FixtureOutputs(dir));
   EXPECT_EQ(run.term_signal, SIGSEGV) << run.stderr_text;
@@ -374,8 +375,24 @@ TEST(InterruptionTest, ACrashReportsTheStackWritesTheResultsAndDiesOfTheSignal) 
   EXPECT_EQ(results->Find("benchmarks")->as_array().size(), 1u);
 }
 
+// A stack overflow on the main thread: the handler runs on its own stack.
+TEST(InterruptionTest, AStackOverflowIsReportedToo) {
+  if (SANITIZED_BUILD) GTEST_SKIP() << "sanitizer build: the sanitizer reports crashes itself";
+  TempDir dir;
+  const ProcessResult run =
+      RunCrashing("Quick|Overflow", {"--benchmark_out=" + dir.File("out.json")});
+  EXPECT_EQ(run.term_signal, SIGSEGV) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("Deeper\n      "), std::string::npos) << run.stderr_text;
+  EXPECT_TRUE(run.stderr_text.ends_with(
+      "interrupt_fixture_bench: crashed (SIGSEGV); wrote the 1 completed run, marked as "
+      "interrupted\n"))
+      << run.stderr_text;
+  EXPECT_EQ(ListDirectory(dir.path()), std::vector<std::string>{"out.json"});
+}
+
 // An uncaught exception is named, then reported as the SIGABRT it becomes.
 TEST(InterruptionTest, AnUncaughtExceptionIsNamedAndReportedAsACrash) {
+  if (SANITIZED_BUILD) GTEST_SKIP() << "sanitizer build: the sanitizer reports crashes itself";
   TempDir dir;
   const ProcessResult run = RunCrashing("Quick|Throw", {"--benchmark_out=" + dir.File("out.json")});
   EXPECT_EQ(run.term_signal, SIGABRT) << run.stderr_text;

@@ -155,8 +155,16 @@ void OnCrash(int signal_number, siginfo_t* info, void* context) {
 
 int CrashReportSignal() { return SIGRTMIN + 6; }
 
-void InstallCrashHandlers(pid_t watcher) {
-  g_watcher.store(watcher);
+void SetCrashWatcher(pid_t watcher) { g_watcher.store(watcher); }
+
+void InstallCrashHandlers() {
+  if (!kCrashHandlersInstalled) return;
+  // A benchmark that overflows the main thread's stack still gets its
+  // report: the handler runs on a stack of its own (never freed).
+  stack_t alternate{};
+  alternate.ss_size = 256 * 1024;
+  alternate.ss_sp = std::malloc(alternate.ss_size);
+  if (alternate.ss_sp != nullptr) sigaltstack(&alternate, nullptr);
   for (const int signal_number : kCrashSignals) {
     struct sigaction action;
     std::memset(&action, 0, sizeof action);

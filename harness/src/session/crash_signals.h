@@ -14,7 +14,8 @@
 // process dies as it would have, after the handler printed the raw
 // addresses.
 //
-//   InstallCrashHandlers("bench", watcher_tid);   // from the watcher thread
+//   InstallCrashHandlers();            // main thread
+//   SetCrashWatcher(gettid());         // the watcher thread
 //   // watcher, on CrashReportSignal(): CrashReport r = TakeCrashReport(); ...; CrashHandled();
 //
 // Thread-safety: InstallCrashHandlers once; TakeCrashReport and
@@ -30,6 +31,14 @@
 
 namespace benchprof::session {
 
+// AddressSanitizer and ThreadSanitizer report deadly signals themselves
+// (with more than a stack): their builds keep their handlers.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kCrashHandlersInstalled = false;
+#else
+inline constexpr bool kCrashHandlersInstalled = true;
+#endif
+
 // How long a crashing thread waits for the watcher's report and outputs.
 inline constexpr std::chrono::seconds kCrashReportWait{10};
 
@@ -38,8 +47,14 @@ inline constexpr std::chrono::seconds kCrashReportWait{10};
 int CrashReportSignal();
 
 // Installs the crash handlers and the terminate handler (which names an
-// uncaught exception, then aborts). `watcher` is the thread to tell.
-void InstallCrashHandlers(pid_t watcher);
+// uncaught exception, then aborts), with an alternate signal stack for the
+// calling thread and the main thread's stack overflow in mind: call it on
+// the main thread. Does nothing where !kCrashHandlersInstalled. Until
+// SetCrashWatcher(), a crash goes straight to the default action.
+void InstallCrashHandlers();
+
+// The thread to tell of a crash (the watcher calls it, for itself).
+void SetCrashWatcher(pid_t watcher);
 
 struct CrashReport {
   int signal_number = 0;

@@ -212,7 +212,7 @@ const char* CrashSignalName(int signal_number) {
                                std::string timeout) {
   MarkOwnThread();          // not in contention profiles
   collect::BecomeRunner();  // a paused runner: never counted in allocs/op
-  InstallCrashHandlers(gettid());
+  SetCrashWatcher(gettid());
   // The interrupting signals, and the crash handlers' call.
   const sigset_t interrupting = signals;
   sigaddset(&signals, CrashReportSignal());
@@ -286,6 +286,7 @@ Status WatchForInterruption(const std::string& program, int64_t timeout_ns,
   // Past `ulimit -f`, a write fails with EFBIG (reported, the previous file
   // kept) instead of the signal killing the process mid-write.
   signal(SIGXFSZ, SIG_IGN);
+  InstallCrashHandlers();
   try {
     std::thread(WatchSignals, program, signals, timeout_ns, timeout).detach();
   } catch (const std::system_error& e) {

@@ -18,8 +18,11 @@
 // outputs old (or all new if they were already moved into place). A signal
 // the process inherited as ignored (SIGHUP under nohup) stays ignored.
 //
-// If the library calls exit() mid-run, LibraryExitGuard cleans up the same
-// way.
+// The same watcher ends a run that outlives --timeout (after printing every
+// thread's stack: thread_stack_report.h) and reports a crash
+// (crash_signals.h: the crashing thread waits in its handler while the
+// watcher writes, then dies of its signal). If the library calls exit()
+// mid-run, LibraryExitGuard cleans up the same way.
 //
 // SIGPIPE is ignored: when whatever reads stdout goes away (`| head -1`),
 // the console output stops but the run completes and --benchmark_out and

@@ -174,14 +174,22 @@ TEST(InterruptionTest, TheFirstSignalWritesWhatWasCollected) {
            {SIGINT, "SIGINT"}, {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}}) {
     SCOPED_TRACE(name);
     TempDir dir;
-    const Interrupted run = InterruptEndlessLoop(FixtureOutputs(dir), {signal_number});
+    // The profiles once (symbolizing them takes a while on a loaded machine).
+    const bool profiles = signal_number == SIGINT;
+    const std::vector<std::string> outputs =
+        profiles ? FixtureOutputs(dir)
+                 : std::vector<std::string>{"--benchmark_out=" + dir.File("out.json"),
+                                            "--trace=" + dir.File("trace.json")};
+    const std::vector<std::string> files =
+        profiles ? FixtureOutputFiles() : std::vector<std::string>{"out.json", "trace.json"};
+    const Interrupted run = InterruptEndlessLoop(outputs, {signal_number});
     EXPECT_EQ(run.exit_code, 128 + signal_number) << run.stderr_text;
     ASSERT_NE(run.stderr_text.rfind("interrupt_fixture_bench: "), std::string::npos);
     EXPECT_EQ(run.stderr_text.substr(run.stderr_text.rfind("interrupt_fixture_bench: ")),
               "interrupt_fixture_bench: interrupted by " + name +
                   "; wrote the 1 completed run and what was collected until then, marked as "
                   "interrupted\n");
-    EXPECT_EQ(Sorted(ListDirectory(dir.path())), FixtureOutputFiles());
+    EXPECT_EQ(Sorted(ListDirectory(dir.path())), files);
 
     StatusOr<json::Value> results = json::Parse(ReadFile(dir.File("out.json")));
     ASSERT_TRUE(results.ok()) << results.status().message();
@@ -199,7 +207,7 @@ TEST(InterruptionTest, TheFirstSignalWritesWhatWasCollected) {
     ASSERT_NE(trace->Find("otherData")->Find("interrupted"), nullptr);
     EXPECT_EQ(trace->Find("otherData")->Find("interrupted")->as_string(), name);
 
-    for (const std::string& file : FixtureOutputFiles()) {
+    for (const std::string& file : files) {
       if (!file.ends_with(".pprof")) continue;
       SCOPED_TRACE(file);
       StatusOr<encode::ProfileData> profile = encode::ReadProfile(ReadFile(dir.File(file)));
@@ -289,6 +297,116 @@ int CorpusDirectories(const TempDir& tmpdir) {
   return count;
 }
 
+// --timeout: which benchmark was running and every thread's stack (the
+// endless loop's included), then the outputs as for a signal, exit 5.
+TEST(InterruptionTest, ATimeoutPrintsTheStacksAndWritesWhatWasCollected) {
+  TempDir dir;
+  const ProcessResult run =
+      RunProcess({INTERRUPT_FIXTURE_BENCH_PATH, "--timeout=3s",
+                  "--benchmark_out=" + dir.File("out.json"), "--trace=" + dir.File("trace.json")});
+  EXPECT_EQ(run.exit_code, 5) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("interrupt_fixture_bench: timed out after 3s (--timeout); running "
+                                 "the benchmark after BM_Quick/iterations:1000\nthread "),
+            std::string::npos)
+      << run.stderr_text;
+  // The main thread runs the endless loop; its stack is symbolized.
+  EXPECT_NE(run.stderr_text.find("BM_Endless\n      "), std::string::npos) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("interrupt_fixture_bench.cc:"), std::string::npos);
+  EXPECT_TRUE(run.stderr_text.ends_with(
+      "interrupt_fixture_bench: timed out (--timeout=3s); wrote the 1 completed run and what was "
+      "collected until then, marked as interrupted\n"))
+      << run.stderr_text;
+  StatusOr<json::Value> results = json::Parse(ReadFile(dir.File("out.json")));
+  ASSERT_TRUE(results.ok()) << results.status().message();
+  EXPECT_EQ(results->Find("context")->Find("benchprof_interrupted")->as_string(), "--timeout=3s");
+  EXPECT_EQ(results->Find("benchmarks")->as_array().size(), 1u);
+  StatusOr<json::Value> trace = json::Parse(ReadFile(dir.File("trace.json")));
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  EXPECT_EQ(trace->Find("otherData")->Find("interrupted")->as_string(), "--timeout=3s");
+  EXPECT_EQ(Sorted(ListDirectory(dir.path())),
+            (std::vector<std::string>{"out.json", "trace.json"}));
+}
+
+TEST(InterruptionTest, ABadTimeoutIsRefusedBeforeAnythingRuns) {
+  for (const std::string value : {"abc", "10", "-1s", "1h30"}) {
+    SCOPED_TRACE(value);
+    const ProcessResult run = RunProcess({INTERRUPT_FIXTURE_BENCH_PATH, "--timeout=" + value});
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_EQ(run.stderr_text, "interrupt_fixture_bench: --timeout=" + value +
+                                   ": expected a duration such as 90s, 10m or 1h30m (Go's "
+                                   "syntax), 0 for none\n");
+  }
+}
+
+// The fixture with `filter` and `outputs`, core dumps off.
+ProcessResult RunCrashing(const std::string& filter, const std::vector<std::string>& outputs) {
+  std::vector<std::string> argv = {"/bin/sh",
+                                   "-c",
+                                   "ulimit -c 0; exec \"$@\"",
+                                   "sh",
+                                   INTERRUPT_FIXTURE_BENCH_PATH,
+                                   "--benchmark_filter=" + filter};
+  argv.insert(argv.end(), outputs.begin(), outputs.end());
+  return RunProcess(argv);
+}
+
+// A benchmark that crashes: its stack with the benchmark's name, the
+// completed run written (marked with the signal), no temporary left, and
+// the process dies of the original signal (before, it died leaving every
+// temporary and no result).
+TEST(InterruptionTest, ACrashReportsTheStackWritesTheResultsAndDiesOfTheSignal) {
+  if (SANITIZED_BUILD) GTEST_SKIP() << "sanitizer build: the sanitizer reports crashes itself";
+  TempDir dir;
+  const ProcessResult run = RunCrashing("Quick|Crash", FixtureOutputs(dir));
+  EXPECT_EQ(run.term_signal, SIGSEGV) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("interrupt_fixture_bench: crashed (SIGSEGV at 0x0) while running "
+                                 "the benchmark after BM_Quick/iterations:1000\nthread "),
+            std::string::npos)
+      << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("BM_Crash\n      "), std::string::npos) << run.stderr_text;
+  EXPECT_TRUE(run.stderr_text.ends_with(
+      "interrupt_fixture_bench: crashed (SIGSEGV); wrote the 1 completed run and what was "
+      "collected until then, marked as interrupted\n"))
+      << run.stderr_text;
+  EXPECT_EQ(Sorted(ListDirectory(dir.path())), FixtureOutputFiles());
+  StatusOr<json::Value> results = json::Parse(ReadFile(dir.File("out.json")));
+  ASSERT_TRUE(results.ok()) << results.status().message();
+  EXPECT_EQ(results->Find("context")->Find("benchprof_interrupted")->as_string(), "SIGSEGV");
+  EXPECT_EQ(results->Find("benchmarks")->as_array().size(), 1u);
+}
+
+// A stack overflow on the main thread: the handler runs on its own stack.
+TEST(InterruptionTest, AStackOverflowIsReportedToo) {
+  if (SANITIZED_BUILD) GTEST_SKIP() << "sanitizer build: the sanitizer reports crashes itself";
+  TempDir dir;
+  const ProcessResult run =
+      RunCrashing("Quick|Overflow", {"--benchmark_out=" + dir.File("out.json")});
+  EXPECT_EQ(run.term_signal, SIGSEGV) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("Deeper\n      "), std::string::npos) << run.stderr_text;
+  EXPECT_TRUE(run.stderr_text.ends_with(
+      "interrupt_fixture_bench: crashed (SIGSEGV); wrote the 1 completed run, marked as "
+      "interrupted\n"))
+      << run.stderr_text;
+  EXPECT_EQ(ListDirectory(dir.path()), std::vector<std::string>{"out.json"});
+}
+
+// An uncaught exception is named, then reported as the SIGABRT it becomes.
+TEST(InterruptionTest, AnUncaughtExceptionIsNamedAndReportedAsACrash) {
+  if (SANITIZED_BUILD) GTEST_SKIP() << "sanitizer build: the sanitizer reports crashes itself";
+  TempDir dir;
+  const ProcessResult run = RunCrashing("Quick|Throw", {"--benchmark_out=" + dir.File("out.json")});
+  EXPECT_EQ(run.term_signal, SIGABRT) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find(
+                "terminate called: uncaught exception (std::runtime_error): BM_Throw gives up\n"),
+            std::string::npos)
+      << run.stderr_text;
+  EXPECT_TRUE(run.stderr_text.ends_with(
+      "interrupt_fixture_bench: crashed (SIGABRT); wrote the 1 completed run, marked as "
+      "interrupted\n"))
+      << run.stderr_text;
+  EXPECT_EQ(ListDirectory(dir.path()), std::vector<std::string>{"out.json"});
+}
+
 // The RSS benchmarks' corpus directory ($TMPDIR/bench-rss-*) goes with
 // bench's own temporaries: it is registered through <benchprof/files.h>.
 TEST(InterruptionTest, ASignalRemovesTheRssCorpusDirectory) {
@@ -311,10 +429,10 @@ TEST(InterruptionTest, ASignalRemovesTheRssCorpusDirectory) {
 // bench and left its temporary files).
 TEST(InterruptionTest, AFileSizeLimitIsAFailedWriteNotAKill) {
   TempDir dir;
-  const ProcessResult run = RunProcess(
-      {"/bin/sh", "-c", "ulimit -f 8; exec \"$@\"", "sh", BENCH_PATH,
-       "--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.001",
-       "--benchmark_repetitions=200", "--benchmark_out=" + dir.File("out.json")});
+  const ProcessResult run =
+      RunProcess({"/bin/sh", "-c", "ulimit -f 8; exec \"$@\"", "sh", BENCH_PATH,
+                  "--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.001",
+                  "--benchmark_repetitions=200", "--benchmark_out=" + dir.File("out.json")});
   EXPECT_EQ(run.exit_code, 4) << run.stderr_text;
   EXPECT_NE(run.stderr_text.find("File too large"), std::string::npos) << run.stderr_text;
   EXPECT_TRUE(ListDirectory(dir.path()).empty());

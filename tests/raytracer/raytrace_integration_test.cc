@@ -95,9 +95,9 @@ TEST(RaytraceCliTest, AnImageTooLargeToWriteKeepsThePreviousOne) {
   ASSERT_EQ(Raytrace(args).exit_code, 0);
   const std::string before = ReadFile(out);
   ASSERT_GT(before.size(), 512u);
-  std::vector<std::string> limited = {"/bin/sh", "-c", "ulimit -f 1; exec \"$@\"", "sh",
-                                      RAYTRACE_PATH, "--width=640", "--height=480",
-                                      "--out=" + out};
+  std::vector<std::string> limited = {"/bin/sh",      "-c",          "ulimit -f 1; exec \"$@\"",
+                                      "sh",           RAYTRACE_PATH, "--width=640",
+                                      "--height=480", "--out=" + out};
   const ProcessResult r = RunProcess(limited);
   EXPECT_EQ(r.exit_code, 1) << r.stderr_text;
   EXPECT_EQ(r.stderr_text.rfind("raytrace: ", 0), 0u) << r.stderr_text;

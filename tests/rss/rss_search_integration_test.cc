@@ -33,16 +33,17 @@ TEST(RssSearchCliTest, AnInterruptionRemovesTheCorpusDirectory) {
   TempDir tmpdir;
   // SIGTERM once the directory exists (a background job of a
   // non-interactive shell ignores SIGINT, and keeps ignoring it).
-  const ProcessResult r = RunProcess(
-      {"/bin/sh", "-c",
-       "\"$1\" --distinct --documents=100000 & pid=$!; "
-       "while [ -z \"$(ls \"$TMPDIR\")\" ]; do sleep 0.01; done; sleep 0.2; "
-       "kill -TERM $pid; wait $pid; echo $?",
-       "sh", RSS_SEARCH_PATH},
-      {"TMPDIR=" + tmpdir.path()});
+  const ProcessResult r =
+      RunProcess({"/bin/sh", "-c",
+                  "\"$1\" --distinct --documents=100000 & pid=$!; "
+                  "while [ -z \"$(ls \"$TMPDIR\")\" ]; do sleep 0.01; done; sleep 0.2; "
+                  "kill -TERM $pid; wait $pid; echo $?",
+                  "sh", RSS_SEARCH_PATH},
+                 {"TMPDIR=" + tmpdir.path()});
   EXPECT_EQ(r.stdout_text, "143\n") << r.stderr_text;
   // The search may first fail on a file removed under it.
-  constexpr std::string_view kLine = "rss-search: interrupted by SIGTERM; temporary files removed\n";
+  constexpr std::string_view kLine =
+      "rss-search: interrupted by SIGTERM; temporary files removed\n";
   EXPECT_TRUE(r.stderr_text.ends_with(kLine)) << r.stderr_text;
   EXPECT_TRUE(ListDirectory(tmpdir.path()).empty());
 }

@@ -31,6 +31,9 @@ enum ExitCode : int {
   kExitNoBenchmarkMatched = 3,
   // The harness itself failed: its start-up self-test, or writing a result.
   kExitHarnessFailure = 4,
+  // The run took longer than --timeout: every thread's stack was printed
+  // and what was collected written, marked as interrupted.
+  kExitTimeout = 5,
 };
 
 // Parses the command line (every Google Benchmark 1.7.1 flag and benchprof's

@@ -13,6 +13,7 @@
 #ifndef BENCHPROF_CLI_HARNESS_FLAGS_H_
 #define BENCHPROF_CLI_HARNESS_FLAGS_H_
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -26,9 +27,12 @@ namespace benchprof::cli {
 struct HarnessOptions {
   // Publish allocs/op and B/op on every benchmark (Go's -benchmem).
   bool benchmem = false;
+  // --timeout, in nanoseconds; 0: none (Go's -timeout, off by default here).
+  int64_t timeout_ns = 0;
+  std::string timeout;  // as given, for messages ("10m")
 };
 
-// Declares --benchmem on `flags`, bound to `options`.
+// Declares --benchmem and --timeout on `flags`, bound to `options`.
 void DeclareHarnessFlags(FlagSet& flags, HarnessOptions& options);
 
 // Parses the arguments left after benchmark::Initialize(), program name

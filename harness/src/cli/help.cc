@@ -18,6 +18,7 @@ constexpr ExitCodeInfo kBenchExitCodes[] = {
     {kExitUsage, "bad command line: unknown flag, malformed value, unwritable output path"},
     {kExitNoBenchmarkMatched, "the filter matched no benchmark"},
     {kExitHarnessFailure, "benchprof itself failed: start-up self-test, or writing a result file"},
+    {kExitTimeout, "the run took longer than --timeout (every thread's stack is printed)"},
 };
 
 void Print(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }

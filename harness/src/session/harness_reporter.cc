@@ -79,6 +79,7 @@ std::vector<Run> RunAuditor::Audit(const std::vector<Run>& runs) {
   std::vector<Run> audited = runs;
   if (audited.empty()) return audited;
   const std::string instance = audited.front().run_name.str();
+  last_reported_ = instance;
   auto verdict = intercepted_by_instance_.find(instance);
   if (verdict == intercepted_by_instance_.end()) {
     verdict = intercepted_by_instance_.emplace(instance, Intercepted(audited)).first;

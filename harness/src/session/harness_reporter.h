@@ -76,6 +76,10 @@ class RunAuditor {
   // True once any reported run was an error.
   bool any_error() const { return any_error_; }
 
+  // The name of the last benchmark instance reported ("" before the
+  // first). Read under gate().
+  const std::string& last_reported() const { return last_reported_; }
+
   // Held while a reported run changes the session's state (the audit, the
   // segment listener, the runs kept for an interruption); never while
   // writing output, so it is only ever held briefly.
@@ -92,6 +96,7 @@ class RunAuditor {
   std::function<void(uint32_t, const aggregate::RunLabel&)> segment_listener_;
   std::set<uint32_t> segments_seen_;
   std::timed_mutex gate_;
+  std::string last_reported_;
 };
 
 class HarnessReporter final : public benchmark::BenchmarkReporter {

@@ -15,9 +15,13 @@
 #include <system_error>
 #include <thread>
 
+#include "benchprof/main.h"
+#include "collect/thread_stacks.h"
 #include "collect/timed_scope.h"
 #include "common/own_thread.h"
 #include "common/temporary_files.h"
+#include "session/crash_signals.h"
+#include "session/thread_stack_report.h"
 
 namespace benchprof::session {
 namespace {
@@ -30,6 +34,7 @@ enum Phase : int { kSetup, kRunning, kSalvaging, kWriting };
 std::atomic<int> g_phase{kSetup};
 // Set before g_phase becomes kRunning; read by the watcher after.
 Salvage g_salvage;
+std::function<std::string()> g_running;
 
 // Held while outputs move into place; taken for good by a watcher that
 // ends the process, so no move starts after.
@@ -39,6 +44,8 @@ bool g_committed = false;  // guarded by g_commit_mutex
 // How long the watcher waits for moves in progress (renames: microseconds)
 // before it exits regardless.
 constexpr auto kCommitWait = std::chrono::seconds(2);
+// How long a timeout waits for the threads to answer with their stacks.
+constexpr auto kStackWait = std::chrono::milliseconds(500);
 
 // The interrupting signals this process did not inherit as ignored: under
 // `nohup`, SIGHUP stays ignored.
@@ -85,10 +92,11 @@ std::string NothingWritten(bool locked) {
 }
 
 // The outputs are written from what was collected while the benchmarks
-// still run; a second signal abandons that.
+// still run; a second signal abandons that. `what` starts the last line
+// ("interrupted by SIGINT"); `reason` marks the files.
 [[noreturn]] void SalvageAndExit(const std::string& program, const sigset_t& signals,
-                                 int signal_number) {
-  const std::string reason = SignalName(signal_number);
+                                 const std::string& what, const std::string& reason,
+                                 int exit_code) {
   struct Outcome {
     std::atomic<bool> done{false};
     std::optional<StatusOr<std::string>> result;
@@ -103,9 +111,8 @@ std::string NothingWritten(bool locked) {
       outcome->done.store(true, std::memory_order_release);
     }).detach();
   } catch (const std::system_error& e) {
-    ExitNow(program, 128 + signal_number,
-            "interrupted by " + reason + "; cannot write the outputs (" + e.what() + "); " +
-                NothingWritten(false));
+    ExitNow(program, exit_code,
+            what + "; cannot write the outputs (" + e.what() + "); " + NothingWritten(false));
   }
   const timespec poll{0, 20'000'000};
   for (;;) {
@@ -120,28 +127,115 @@ std::string NothingWritten(bool locked) {
     if (outcome->done.load(std::memory_order_acquire)) break;
   }
   const StatusOr<std::string>& result = *outcome->result;
-  ExitNow(program, 128 + signal_number,
-          "interrupted by " + reason + "; " + (result.ok() ? *result : result.status().message()));
+  ExitNow(program, exit_code, what + "; " + (result.ok() ? *result : result.status().message()));
 }
 
-[[noreturn]] void WatchSignals(std::string program, sigset_t signals) {
-  MarkOwnThread();          // not in contention profiles
-  collect::BecomeRunner();  // a paused runner: never counted in allocs/op
-  int signal_number = 0;
-  while (sigwait(&signals, &signal_number) != 0) {
-  }
-  const std::string reason = SignalName(signal_number);
-  const int exit_code = 128 + signal_number;
+// What the watcher does with a signal or the timeout, wherever the run is.
+[[noreturn]] void Interrupt(const std::string& program, const sigset_t& signals,
+                            const std::string& what, const std::string& reason, int exit_code) {
   int phase = kRunning;
   if (g_phase.compare_exchange_strong(phase, kSalvaging)) {
-    SalvageAndExit(program, signals, signal_number);
+    SalvageAndExit(program, signals, what, reason, exit_code);
   }
   if (phase == kWriting) {
     const bool locked = g_commit_mutex.try_lock_for(kCommitWait);
-    ExitNow(program, exit_code,
-            "interrupted by " + reason + " while writing the outputs; " + NothingWritten(locked));
+    ExitNow(program, exit_code, what + " while writing the outputs; " + NothingWritten(locked));
   }
-  ExitNow(program, exit_code, "interrupted by " + reason + "; " + NothingWritten(false));
+  ExitNow(program, exit_code, what + "; " + NothingWritten(false));
+}
+
+// --timeout expired: what runs, and every thread's stack, then as a signal.
+[[noreturn]] void TimeOut(const std::string& program, const sigset_t& signals,
+                          const std::string& timeout) {
+  std::string report = program + ": timed out after " + timeout + " (--timeout)";
+  if (g_phase.load() == kRunning && g_running) report += "; running " + g_running();
+  report += "\n" + DescribeThreadStacks(collect::CaptureThreadStacks(kStackWait));
+  const ssize_t ignored = write(STDERR_FILENO, report.data(), report.size());
+  (void)ignored;
+  Interrupt(program, signals, "timed out (--timeout=" + timeout + ")", "--timeout=" + timeout,
+            kExitTimeout);
+}
+
+const char* CrashSignalName(int signal_number) {
+  switch (signal_number) {
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGBUS:
+      return "SIGBUS";
+    case SIGFPE:
+      return "SIGFPE";
+    case SIGILL:
+      return "SIGILL";
+    case SIGABRT:
+      return "SIGABRT";
+  }
+  return "a signal";
+}
+
+// A thread crashed (crash_signals.h) and waits in its handler: its stack,
+// the outputs as for a signal, the temporaries removed; then the crashing
+// thread re-raises its signal, which ends the process.
+[[noreturn]] void ReportCrash(const std::string& program) {
+  const CrashReport crash = TakeCrashReport();
+  const std::string name = CrashSignalName(crash.signal_number);
+  std::string report = program + ": crashed (" + name;
+  if (crash.signal_number == SIGSEGV || crash.signal_number == SIGBUS) {
+    char address[32];
+    std::snprintf(address, sizeof address, " at 0x%llx",
+                  static_cast<unsigned long long>(crash.fault_address));
+    report += address;
+  }
+  report += ")";
+  if (g_phase.load() == kRunning && g_running) report += " while running " + g_running();
+  report += "\n" + DescribeThreadStacks({{crash.tid, true, crash.frames}});
+  ssize_t ignored = write(STDERR_FILENO, report.data(), report.size());
+  std::string line;
+  int phase = kRunning;
+  if (g_phase.compare_exchange_strong(phase, kSalvaging)) {
+    const StatusOr<std::string> result = g_salvage(name);
+    line = result.ok() ? *result : result.status().message();
+  } else if (phase == kWriting) {
+    const bool locked = g_commit_mutex.try_lock_for(kCommitWait);
+    line = "while writing the outputs; " + NothingWritten(locked);
+  } else {
+    line = NothingWritten(false);
+  }
+  RemoveAllTemporaries();
+  line = program + ": crashed (" + name + "); " + line + "\n";
+  ignored = write(STDERR_FILENO, line.data(), line.size());
+  (void)ignored;
+  CrashHandled();
+  for (;;) pause();
+}
+
+[[noreturn]] void WatchSignals(std::string program, sigset_t signals, int64_t timeout_ns,
+                               std::string timeout) {
+  MarkOwnThread();          // not in contention profiles
+  collect::BecomeRunner();  // a paused runner: never counted in allocs/op
+  SetCrashWatcher(gettid());
+  // The interrupting signals, and the crash handlers' call.
+  const sigset_t interrupting = signals;
+  sigaddset(&signals, CrashReportSignal());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(timeout_ns);
+  int signal_number = 0;
+  for (;;) {
+    if (signal_number == CrashReportSignal()) ReportCrash(program);
+    if (signal_number != 0) break;
+    if (timeout_ns <= 0) {
+      if (sigwait(&signals, &signal_number) != 0) signal_number = 0;
+      continue;
+    }
+    const int64_t left = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                             deadline - std::chrono::steady_clock::now())
+                             .count();
+    if (left <= 0) TimeOut(program, interrupting, timeout);
+    const timespec wait{static_cast<time_t>(left / 1'000'000'000),
+                        static_cast<long>(left % 1'000'000'000)};
+    siginfo_t info;
+    if (const int taken = sigtimedwait(&signals, &info, &wait); taken > 0) signal_number = taken;
+  }
+  Interrupt(program, interrupting, std::string("interrupted by ") + SignalName(signal_number),
+            SignalName(signal_number), 128 + signal_number);
 }
 
 // LibraryExitGuard's state: set while a guard lives (main thread only;
@@ -199,29 +293,34 @@ LibraryExitGuard::LibraryExitGuard(const std::string& program, int exit_code) {
 
 LibraryExitGuard::~LibraryExitGuard() { g_guarding.store(false); }
 
-Status WatchForInterruption(const std::string& program) {
+Status WatchForInterruption(const std::string& program, int64_t timeout_ns,
+                            const std::string& timeout) {
   NoteInterruptionsHandled();  // <benchprof/files.h>'s HandleInterruptions: bench's own
   const sigset_t signals = InterruptingSignals();
-  if (const int error = pthread_sigmask(SIG_BLOCK, &signals, nullptr); error != 0) {
+  sigset_t blocked = signals;
+  sigaddset(&blocked, CrashReportSignal());  // only the watcher takes it
+  if (const int error = pthread_sigmask(SIG_BLOCK, &blocked, nullptr); error != 0) {
     return Status::Error(std::string("cannot block interrupting signals: ") + std::strerror(error));
   }
-  g_blocked_signals = signals;
+  g_blocked_signals = blocked;
   g_restore_sigpipe = signal(SIGPIPE, SIG_IGN) == SIG_DFL;
   // Past `ulimit -f`, a write fails with EFBIG (reported, the previous file
   // kept) instead of the signal killing the process mid-write.
   g_restore_sigxfsz = signal(SIGXFSZ, SIG_IGN) == SIG_DFL;
   static const bool at_fork = pthread_atfork(nullptr, nullptr, InForkedChild) == 0;
   (void)at_fork;
+  InstallCrashHandlers();
   try {
-    std::thread(WatchSignals, program, signals).detach();
+    std::thread(WatchSignals, program, signals, timeout_ns, timeout).detach();
   } catch (const std::system_error& e) {
     return Status::Error(std::string("cannot start the signal watcher: ") + e.what());
   }
   return Status();
 }
 
-void BeginBenchmarks(Salvage salvage) {
+void BeginBenchmarks(Salvage salvage, std::function<std::string()> running) {
   g_salvage = std::move(salvage);
+  g_running = std::move(running);
   g_phase.store(kRunning, std::memory_order_seq_cst);
 }
 

@@ -18,8 +18,11 @@
 // outputs old (or all new if they were already moved into place). A signal
 // the process inherited as ignored (SIGHUP under nohup) stays ignored.
 //
-// If the library calls exit() mid-run, LibraryExitGuard cleans up the same
-// way.
+// The same watcher ends a run that outlives --timeout (after printing every
+// thread's stack: thread_stack_report.h) and reports a crash
+// (crash_signals.h: the crashing thread waits in its handler while the
+// watcher writes, then dies of its signal). If the library calls exit()
+// mid-run, LibraryExitGuard cleans up the same way.
 //
 // SIGPIPE is ignored: when whatever reads stdout goes away (`| head -1`),
 // the console output stops but the run completes and --benchmark_out and
@@ -38,6 +41,7 @@
 #ifndef BENCHPROF_SESSION_INTERRUPTION_H_
 #define BENCHPROF_SESSION_INTERRUPTION_H_
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -54,11 +58,18 @@ using Salvage = std::function<StatusOr<std::string>(const std::string& reason)>;
 // Blocks SIGINT, SIGTERM and SIGHUP in the calling thread (and so in every
 // thread it starts later), starts the thread that waits for them, and
 // ignores SIGPIPE. `program` names the process in the message.
-Status WatchForInterruption(const std::string& program);
+//
+// `timeout_ns` > 0 (--timeout=`timeout`): that long from now, the watcher
+// prints which benchmark runs and every thread's symbolized stack
+// (thread_stack_report.h), then acts as on a signal, with reason
+// "--timeout=`timeout`" and exit code kExitTimeout.
+Status WatchForInterruption(const std::string& program, int64_t timeout_ns = 0,
+                            const std::string& timeout = "");
 
 // The benchmarks are about to run: until EndBenchmarks(), an interruption
-// calls `salvage` (which must stay valid that long).
-void BeginBenchmarks(Salvage salvage);
+// calls `salvage` (which must stay valid that long). `running` (optional)
+// says which benchmark runs, for a timeout's report.
+void BeginBenchmarks(Salvage salvage, std::function<std::string()> running = {});
 
 // The benchmarks have returned. Returns if the outputs are the calling
 // thread's to write; never returns if an interruption has begun writing

@@ -257,9 +257,11 @@ BenchmarkRun RunBenchmarks(session::RunAuditor& auditor, const std::optional<Ato
         session::MakeFileReporter(benchmark::FLAGS_benchmark_out_format), auditor);
   }
   interrupted.results_reporter = file.get();
-  session::BeginBenchmarks([&interrupted](const std::string& reason) {
-    return session::WriteInterruptedRun(interrupted, reason);
-  });
+  session::BeginBenchmarks(
+      [&interrupted](const std::string& reason) {
+        return session::WriteInterruptedRun(interrupted, reason);
+      },
+      [&auditor] { return session::DescribeRunning(auditor); });
   BenchmarkRun run;
   // The library allows exactly one call per process; it closes the file.
   run.matched = benchmark::RunSpecifiedBenchmarks(&display, file.get());
@@ -277,7 +279,9 @@ BenchmarkRun RunBenchmarks(session::RunAuditor& auditor, const std::optional<Ato
 
 // Everything after the command line: outputs, self-test, the run, the files.
 int Run(const std::string& program, const Request& request) {
-  if (Status watching = session::WatchForInterruption(program); !watching.ok()) {
+  if (Status watching = session::WatchForInterruption(program, request.options.timeout_ns,
+                                                      request.options.timeout);
+      !watching.ok()) {
     return Fail(program, watching.message(), kExitHarnessFailure);
   }
   const session::LibraryExitGuard library_exit(program, kExitHarnessFailure);

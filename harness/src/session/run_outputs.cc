@@ -55,11 +55,22 @@ bool CommitOutputs(const std::string& program, const std::vector<profiles::Writt
   return all;
 }
 
+std::string DescribeRunning(RunAuditor& auditor) {
+  std::unique_lock lock(auditor.gate(), std::defer_lock);
+  if (!lock.try_lock_for(kGateWait)) return "an unknown benchmark (the reports did not stop)";
+  if (auditor.last_reported().empty()) return "the first benchmark";
+  return "the benchmark after " + auditor.last_reported();
+}
+
 StatusOr<std::string> WriteInterruptedRun(const InterruptedRun& run, const std::string& reason) {
   // No kind is called from a benchmark thread after this, and no report
   // changes the labels or the kept runs: the gate is never given back, so
   // the main thread stops at its next report.
-  StopLoopEvents();
+  if (!StopLoopEvents(kGateWait)) {
+    return Status::Error(
+        "a benchmark thread did not leave benchprof's loop hooks; no output file "
+        "written, previous ones kept");
+  }
   if (!run.auditor->gate().try_lock_for(kGateWait)) {
     return Status::Error(
         "the benchmarks' reports did not stop; no output file written, previous ones kept");

@@ -57,6 +57,11 @@ struct InterruptedRun {
 // nothing could be written.
 StatusOr<std::string> WriteInterruptedRun(const InterruptedRun& run, const std::string& reason);
 
+// Which benchmark runs now, as far as the reports tell (Google Benchmark
+// 1.7 does not give a running benchmark's name): "the benchmark after
+// BM_Quick/iterations:1000", "the first benchmark".
+std::string DescribeRunning(RunAuditor& auditor);
+
 }  // namespace benchprof::session
 
 #endif  // BENCHPROF_SESSION_RUN_OUTPUTS_H_

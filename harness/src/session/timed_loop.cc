@@ -68,9 +68,14 @@ bool ConfigureTimedLoop(const TimedLoopSettings& settings) {
   return true;
 }
 
-void StopLoopEvents() {
+bool StopLoopEvents(std::chrono::milliseconds limit) {
   g_events_stopped.store(true, std::memory_order_seq_cst);
-  while (g_notifying.load(std::memory_order_seq_cst) != 0) sched_yield();
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (g_notifying.load(std::memory_order_seq_cst) != 0) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    sched_yield();
+  }
+  return true;
 }
 
 uint64_t LoopsFinished() { return g_loops_finished.load(std::memory_order_relaxed); }

@@ -22,6 +22,7 @@
 #ifndef BENCHPROF_SESSION_TIMED_LOOP_H_
 #define BENCHPROF_SESSION_TIMED_LOOP_H_
 
+#include <chrono>
 #include <cstdint>
 #include <span>
 
@@ -76,8 +77,9 @@ void AfterResume(benchmark::State& state);
 // call is in progress on any thread: from then on the listeners' state is
 // the caller's (an interrupted run's outputs are written while benchmark
 // threads still run). Loops keep running; allocs/op is still counted.
-// Waits for calls in progress only, which never block.
-void StopLoopEvents();
+// Waits for calls in progress only, which never block, but at most
+// `limit` (a thread that crashed inside a call never leaves it): false then.
+bool StopLoopEvents(std::chrono::milliseconds limit);
 
 // Takes back what BeforeLoopStart() did for the calling thread's loop when
 // that loop turns out, before it started, to be a manager's pass

@@ -110,7 +110,8 @@ TEST(StressTest, EveryCollectorAtFullRateOnThreadsExceptionsDlopenAndFork) {
     }
     if (run.exit_code != 0) {
       ++totals.wrong_exits;
-      ADD_FAILURE() << "exit " << run.exit_code << ": " << run.stderr_text;
+      // The benchmark that failed says why on stdout ("ERROR OCCURRED: ...").
+      ADD_FAILURE() << "exit " << run.exit_code << ": " << run.stderr_text << run.stdout_text;
       continue;
     }
     // Every output, and nothing else: no temporary, nothing from a child.

@@ -15,15 +15,16 @@ namespace {
 // atoms are refused before regcomp sees them.
 constexpr double kMaxExpandedAtoms = 100'000;
 
-// The expansion of expression[i...] up to an unmatched ')' or its end (one
-// level of alternatives), with each repetition counted as its copies.
-double ExpandedAtoms(std::string_view expression, size_t& i) {
+// The expansion of expression[i...] up to the ')' that closes the group
+// (`in_group`) or its end, with each repetition counted as its copies. An
+// unmatched ')' outside a group is an ordinary character to glibc.
+double ExpandedAtoms(std::string_view expression, size_t& i, bool in_group) {
   double total = 0;
   double last = 0;  // the previous atom's size, which a repetition multiplies
-  while (i < expression.size() && expression[i] != ')') {
+  while (i < expression.size() && !(in_group && expression[i] == ')')) {
     const char c = expression[i++];
     if (c == '(') {
-      last = ExpandedAtoms(expression, i);
+      last = ExpandedAtoms(expression, i, /*in_group=*/true);
       if (i < expression.size()) ++i;  // the ')'
       total += last;
     } else if (c == '*' || c == '+' || c == '?' || c == '{') {
@@ -80,12 +81,7 @@ StatusOr<NamePattern> NamePattern::Compile(std::string_view expression) {
   std::string copy(expression);
   if (copy.find('\0') != std::string::npos) return Status::Error("NUL byte in the expression");
   size_t scanned = 0;
-  double atoms = 0;
-  while (scanned < copy.size() && atoms <= kMaxExpandedAtoms) {
-    atoms += ExpandedAtoms(copy, scanned);
-    if (scanned < copy.size()) ++scanned;  // an unmatched ')': regcomp's to report
-  }
-  if (atoms > kMaxExpandedAtoms) {
+  if (ExpandedAtoms(copy, scanned, /*in_group=*/false) > kMaxExpandedAtoms) {
     return Status::Error("repetitions nested too deep or too large (over " +
                          std::to_string(static_cast<int>(kMaxExpandedAtoms)) +
                          " atoms once expanded)");

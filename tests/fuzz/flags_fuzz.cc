@@ -14,6 +14,8 @@
 #include "fuzz/fuzz_targets.h"
 #include "profiles/profile.h"
 #include "profiles/profile_registry.h"
+#include "tools/compare/name_pattern.h"
+#include "tools/compare/thresholds.h"
 
 namespace benchprof::fuzz {
 namespace {
@@ -70,11 +72,30 @@ void ParseWithEveryFlagKind(const std::vector<std::string>& args) {
   (void)flags.Usage();
 }
 
+// The values of `benchprof compare`'s own flags: --threshold=SPEC and
+// --filter=REGEX, each argument as one.
+void CompareFlagValues(const std::vector<std::string>& args) {
+  for (const std::string& arg : args) {
+    compare::ThresholdPolicy policy = compare::ThresholdPolicy::Defaults();
+    const Status added = policy.Add(arg);
+    if (!added.ok()) FUZZ_CHECK(!added.message().empty(), "a refusal without a message");
+    (void)policy.Find("BM_A/8", "cpu_time", true);
+    (void)policy.AddedMetrics();
+    StatusOr<compare::NamePattern> pattern = compare::NamePattern::Compile(arg);
+    if (pattern.ok()) {
+      (void)pattern->Search("BM_AlgorithmOne/threads:2");
+    } else {
+      FUZZ_CHECK(!pattern.status().message().empty(), "a refusal without a message");
+    }
+  }
+}
+
 }  // namespace
 
 void Flags(std::string_view data) {
   const std::vector<std::string> args = SplitAtNul(data);
   ParseWithEveryFlagKind(args);
+  CompareFlagValues(args);
 
   // bench: Go's single dashes become two (a value taken from the next
   // argument is left alone), the library's flags are validated and then

@@ -24,6 +24,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -167,6 +168,12 @@ void BM_StressFork(benchmark::State& state) {
     // this thread's last one ends (the loop's end waits for them).
     g_forking.store(false, std::memory_order_relaxed);
     if (waited == 0) {
+      // STRESS_HUNG_CHILD_WAIT=SECONDS leaves a hung child that long for a
+      // debugger to attach to.
+      if (const char* wait = std::getenv("STRESS_HUNG_CHILD_WAIT"); wait != nullptr) {
+        std::fprintf(stderr, "hung child: %d\n", static_cast<int>(child));
+        std::this_thread::sleep_for(std::chrono::seconds(std::atoi(wait)));
+      }
       kill(child, SIGKILL);
       waitpid(child, &status, 0);
       state.SkipWithError("a forked child hung (deadlock)");

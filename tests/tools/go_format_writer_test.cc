@@ -182,5 +182,23 @@ TEST(GoTextWriterTest, EveryLineIsValidBenchfmt) {
             (std::vector<std::pair<std::string, std::string>>{{"weird-key-", "v w"}}));
 }
 
+TEST(GoTextWriterTest, HugeValuesAreWrittenInFullAndReadBack) {
+  // Found by fuzz_gbench_json: Go prints values of 1000 and more with every
+  // integer digit (9.1e82 has 83), and the Go text reader refused numbers
+  // longer than 64 characters, so convert's own output did not read back.
+  const StatusOr<GbenchResults> r = ParseGbenchJson(R"({"benchmarks": [
+      {"name": "BM_A", "real_time": 9.0998524801325084e+82, "cpu_time": 1.7976931348623157e308,
+       "iterations": 1}]})");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  GoTextWriter writer(GoFormatOptions{});
+  writer.Add("huge.json", *r);
+  const StatusOr<GoBenchText> parsed = ParseGoBenchText(writer.Finish());
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  ASSERT_EQ(parsed->results.size(), 1u);
+  EXPECT_EQ(parsed->results[0].values,
+            (std::vector<std::pair<std::string, double>>{{"ns/op", 9.0998524801325084e+82},
+                                                         {"cpu-ns/op", 1.7976931348623157e308}}));
+}
+
 }  // namespace
 }  // namespace benchprof::convert

@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace benchprof::compare {
 namespace {
 
@@ -32,6 +36,35 @@ TEST(NamePatternTest, InvalidExpressionsAreErrors) {
     }
   }
   EXPECT_FALSE(NamePattern::Compile(std::string_view("a\0b", 3)).ok());
+}
+
+TEST(NamePatternTest, RepetitionsThatExpandBeyondBoundsAreRefusedAtOnce) {
+  // Found by fuzz_flags: glibc's regcomp doubles "e++...+" with every '+'
+  // (30 took minutes and gigabytes) and copies "(a{999}){999}" a million
+  // times.
+  for (const std::string& bomb :
+       {"e+" + std::string(30, '+'), std::string("(a{999}){999}"),
+        std::string("((((((((((((((((((x*)*)*)*)*)*)*)*)*)*)*)*)*)*)*)*)*)*)*"),
+        std::string("[]+]{9999}{99}"),
+        // An unmatched ')' is an ordinary character to glibc (fuzz_flags).
+        "b))" + std::string(30, '+')}) {
+    const StatusOr<NamePattern> p = NamePattern::Compile(bomb);
+    ASSERT_FALSE(p.ok()) << bomb;
+    EXPECT_EQ(p.status().message(),
+              "repetitions nested too deep or too large (over 100000 atoms once expanded)");
+  }
+  // Patterns people write still compile and match.
+  for (const auto& [pattern, name] :
+       std::vector<std::pair<std::string, std::string>>{{"BM_(Alg|Rss).*/8", "BM_RssSearch/8"},
+                                                        {"a{2,5}b+c?", "xaaabbc"},
+                                                        {"[]+]+x", "]+]x"},
+                                                        {"\\++", "+"},
+                                                        {"(((a+)+)+)b", "aab"},
+                                                        {"[[:digit:]]{1,3}$", "BM_A/512"}}) {
+    const StatusOr<NamePattern> p = NamePattern::Compile(pattern);
+    ASSERT_TRUE(p.ok()) << pattern << ": " << p.status().message();
+    EXPECT_TRUE(p->Search(name)) << pattern;
+  }
 }
 
 }  // namespace

@@ -388,6 +388,13 @@ TEST(ResultReaderTest, EveryBadInputIsOneLineNamingTheFile) {
        "f: benchmarks[0] (BM_A): \"real_time\" must be a finite number >= 0"},
       {"NaN time", "{\"benchmarks\": [{\"name\": \"BM_A\", \"real_time\": NaN, \"cpu_time\": 1}]}",
        "f: benchmarks[0] (BM_A): \"real_time\" must be a finite number >= 0"},
+      // Found by fuzz_gbench_json: convert wrote it in full, and no Go text
+      // reader (ours included) takes an iteration count beyond 64 bits.
+      {"iterations beyond 64 bits",
+       "{\"benchmarks\": [{\"name\": \"BM_A\", \"iterations\": 7111111111111111111111, "
+       "\"real_time\": 1, \"cpu_time\": 1}]}",
+       "f: benchmarks[0] (BM_A): \"iterations\" is beyond Google Benchmark's count "
+       "(at most 2^63 - 1)"},
       {"bad run_type",
        "{\"benchmarks\": [{\"name\": \"BM_A\", \"run_type\": \"x\", \"real_time\": 1, "
        "\"cpu_time\": 1}]}",

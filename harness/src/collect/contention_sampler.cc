@@ -274,6 +274,15 @@ void UpdateSwitches() {
                                 std::memory_order_relaxed);
 }
 
+// A forked child is not profiled, and another thread may have held the
+// unwinder's locks at fork(): a wait recorded there would wait forever.
+void StopRecordingInForkedChild() {
+  g_block_rate.store(0);
+  g_mutex_fraction.store(0);
+  g_observer.store(nullptr);
+  UpdateSwitches();
+}
+
 }  // namespace
 
 bool LockHooksAreLive() {
@@ -303,6 +312,9 @@ Status StartContentionProfile(ContentionProfile profile, int64_t rate) {
   stats.recorded.store(0);
   stats.dropped.store(0);
   if (profile == ContentionProfile::kMutex) g_unattributed.store(0);
+  static const bool stopped_in_children =
+      pthread_atfork(nullptr, nullptr, &StopRecordingInForkedChild) == 0;
+  (void)stopped_in_children;
   RateOf(profile).store(rate);
   running.store(true);
   UpdateSwitches();

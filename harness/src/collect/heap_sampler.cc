@@ -18,6 +18,7 @@
 #include "collect/heap_sampler.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <x86intrin.h>
 
 #include <atomic>
@@ -242,6 +243,11 @@ Status StartHeapSampler(int64_t rate) {
     return mapped;
   }
   WarmUpStackCapture();
+  // A forked child is not profiled, and another thread may have held the
+  // unwinder's locks at fork(): a sample taken there would wait forever.
+  static const bool stopped_in_children =
+      pthread_atfork(nullptr, nullptr, [] { StopHeapSampler(); }) == 0;
+  (void)stopped_in_children;
   g_running = true;
   g_generation.fetch_add(1, std::memory_order_relaxed);
   g_rate.store(rate, std::memory_order_relaxed);

@@ -57,8 +57,12 @@ bool ParseInt(std::string_view s, int64_t& out) {
 
 // Go's strconv.ParseFloat accepts what strtod does, less hex floats; NaN and
 // Inf parse, and the comparison rejects them later where they matter.
+// Longer is not a number anyone wrote: Go (and convert) print values of
+// 1000 and more with every integer digit, up to 309 for the largest double.
+constexpr size_t kMaxNumberChars = 400;
+
 bool ParseFloat(std::string_view s, double& out) {
-  if (s.empty() || s.size() > 64) return false;
+  if (s.empty() || s.size() > kMaxNumberChars) return false;
   const std::string copy(s);
   char* end = nullptr;
   out = std::strtod(copy.c_str(), &end);

@@ -190,6 +190,11 @@ Status ReadCounts(const RowMembers& value, const std::string& where, GbenchRow& 
   if (row.measured() && (!std::isfinite(row.iterations) || row.iterations < 0)) {
     return Status::Error(where + ": \"iterations\" must be a finite number >= 0");
   }
+  // Google Benchmark counts in int64_t; Go text (convert's output) too.
+  if (row.measured() && row.iterations >= 0x1p63) {
+    return Status::Error(where +
+                         ": \"iterations\" is beyond Google Benchmark's count (at most 2^63 - 1)");
+  }
   double threads = 1;
   if (Status s = OptionalNumber(value, "threads", where, threads); !s.ok()) return s;
   if (!(threads >= 1 && threads <= 1e9) || threads != std::floor(threads)) {

@@ -33,6 +33,10 @@ std::atomic<pid_t> g_watcher{0};
 // The first crash wins; another thread that crashes meanwhile waits.
 std::atomic<pid_t> g_crashing{0};
 std::atomic<bool> g_handled{false};
+// Published with release once g_signal ... g_frames are written; the
+// watcher reads them after an acquire load (a fence would do, but
+// ThreadSanitizer builds refuse fences).
+std::atomic<bool> g_report_written{false};
 
 // Filled by the crashing thread before it tells the watcher.
 int g_signal = 0;
@@ -111,7 +115,7 @@ void OnCrash(int signal_number, siginfo_t* info, void* context) {
     g_depth = depth;
     g_signal = signal_number;
     g_fault_address = reinterpret_cast<uintptr_t>(info->si_addr);
-    std::atomic_thread_fence(std::memory_order_release);
+    g_report_written.store(true, std::memory_order_release);
     if (syscall(SYS_tgkill, getpid(), watcher, CrashReportSignal()) == 0) {
       const long waits = std::chrono::milliseconds(kCrashReportWait).count() / 10;
       for (long i = 0; i < waits && !g_handled.load(std::memory_order_acquire); ++i) SleepMs(10);
@@ -177,7 +181,7 @@ void InstallCrashHandlers() {
 }
 
 CrashReport TakeCrashReport() {
-  std::atomic_thread_fence(std::memory_order_acquire);
+  (void)g_report_written.load(std::memory_order_acquire);
   CrashReport report;
   report.signal_number = g_signal;
   report.tid = g_crashing.load();

@@ -119,7 +119,7 @@ void DeclareFlags(FlagSet& flags, CompareSettings* settings) {
       "--base-cpuprofile and --head-cpuprofile)");
   flags.File("o", &settings->out,
              "write the report to FILE (atomically) instead of standard output");
-  for (auto [name, files, help] :
+  for (auto [name, profile_files, help] :
        {std::tuple{"base-cpuprofile", &settings->base_cpuprofile,
                    "a CPU profile of the base, for --format=html (repeatable: samples are pooled)"},
         std::tuple{"head-cpuprofile", &settings->head_cpuprofile,
@@ -130,7 +130,8 @@ void DeclareFlags(FlagSet& flags, CompareSettings* settings) {
                    "a heap profile of the head, for --format=html (repeatable)"}}) {
     flags.Custom(
         name, "FILE",
-        [files](std::string_view value) {
+        // A copy: clang 14 cannot capture a structured binding.
+        [files = profile_files](std::string_view value) {
           if (value.empty()) return std::string("expected a file name");
           files->emplace_back(value);
           return std::string();

@@ -53,7 +53,9 @@ void WaitIfExitingOnSignal() {
   for (;;) pause();
 }
 
-const char* SignalName(int signal_number) {
+}  // namespace
+
+const char* InterruptingSignalName(int signal_number) {
   switch (signal_number) {
     case SIGINT:
       return "SIGINT";
@@ -64,8 +66,6 @@ const char* SignalName(int signal_number) {
   }
   return "a signal";
 }
-
-}  // namespace
 
 void RegisterTemporary(const std::string& path) {
   Registry& registry = TheRegistry();
@@ -123,8 +123,8 @@ bool HandleInterruptions(const char* program) {
       }
       g_exiting_on_signal.store(true);
       RemoveAllTemporaries();
-      const std::string line =
-          name + ": interrupted by " + SignalName(signal_number) + "; temporary files removed\n";
+      const std::string line = name + ": interrupted by " + InterruptingSignalName(signal_number) +
+                               "; temporary files removed\n";
       const ssize_t ignored = write(STDERR_FILENO, line.data(), line.size());
       (void)ignored;
       _exit(128 + signal_number);  // the program's threads still run

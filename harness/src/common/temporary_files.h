@@ -31,6 +31,10 @@ void RemoveAllTemporaries();
 // watcher): HandleInterruptions() then does nothing.
 void NoteInterruptionsHandled();
 
+// "SIGINT", "SIGTERM" or "SIGHUP" (the signals that interrupt a run), else
+// "a signal". Async-signal-safe.
+const char* InterruptingSignalName(int signal_number);
+
 }  // namespace benchprof
 
 #endif  // BENCHPROF_COMMON_TEMPORARY_FILES_H_

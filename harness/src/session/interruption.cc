@@ -62,18 +62,6 @@ sigset_t InterruptingSignals() {
   return signals;
 }
 
-const char* SignalName(int signal_number) {
-  switch (signal_number) {
-    case SIGINT:
-      return "SIGINT";
-    case SIGTERM:
-      return "SIGTERM";
-    case SIGHUP:
-      return "SIGHUP";
-  }
-  return "a signal";
-}
-
 // Removes every temporary, prints `program: line`, and ends the process.
 // Not exit(): the benchmark threads still run; static destructors must not.
 [[noreturn]] void ExitNow(const std::string& program, int exit_code, const std::string& line) {
@@ -121,8 +109,8 @@ std::string NothingWritten(bool locked) {
     if (second > 0) {
       const bool locked = g_commit_mutex.try_lock_for(kCommitWait);
       ExitNow(program, 128 + second,
-              std::string("interrupted again by ") + SignalName(second) + " while writing; " +
-                  NothingWritten(locked));
+              std::string("interrupted again by ") + InterruptingSignalName(second) +
+                  " while writing; " + NothingWritten(locked));
     }
     if (outcome->done.load(std::memory_order_acquire)) break;
   }
@@ -234,8 +222,9 @@ const char* CrashSignalName(int signal_number) {
     siginfo_t info;
     if (const int taken = sigtimedwait(&signals, &info, &wait); taken > 0) signal_number = taken;
   }
-  Interrupt(program, interrupting, std::string("interrupted by ") + SignalName(signal_number),
-            SignalName(signal_number), 128 + signal_number);
+  Interrupt(program, interrupting,
+            std::string("interrupted by ") + InterruptingSignalName(signal_number),
+            InterruptingSignalName(signal_number), 128 + signal_number);
 }
 
 // LibraryExitGuard's state: set while a guard lives (main thread only;

@@ -6,8 +6,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+
+#include "common/temporary_files.h"
 
 namespace benchprof {
 namespace {
@@ -176,6 +181,41 @@ TEST_F(AtomicFileTest, DevicesAndFifosAreWrittenDirectly) {
   ASSERT_EQ(stat("/dev/null", &info), 0);
   EXPECT_TRUE(S_ISCHR(info.st_mode));
   EXPECT_EQ(Entries(), 1u);
+}
+
+// What a second signal does while another thread writes the outputs:
+// RemoveAllTemporaries(), then _exit. Whatever the writer does after the
+// removal must not bring a temporary back. The registry closes for the
+// whole process, so each case runs in a child (a death test).
+TEST_F(AtomicFileTest, AfterTheExitRemovedTemporariesNoneIsCreatedOrReopenedOrCommitted) {
+  const std::string path = (dir_ / "out.json").string();
+  std::ofstream(path) << "old";
+  EXPECT_EXIT(
+      {
+        StatusOr<AtomicFile> writing = AtomicFile::Create(path);
+        if (!writing.ok()) _exit(10);
+        const std::string temp = writing->temp_path();
+        RemoveAllTemporaries();
+        if (access(temp.c_str(), F_OK) == 0) _exit(11);  // removed
+        // The writer opens its temporary by name: no new file.
+        if (OpenForWriting(temp, "wb") != nullptr || errno != ECANCELED) _exit(12);
+        if (access(temp.c_str(), F_OK) == 0) _exit(13);
+        if (writing->WriteAndCommit("new").ok()) _exit(14);
+        if (AtomicFile::Create(path).ok()) _exit(15);
+        _exit(Entries() == 1 && Read(path) == "old" ? 0 : 16);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+// Paths that are not registered temporaries (devices, FIFOs, a user's own
+// file) open as fopen() does until the exit closes the registry.
+TEST_F(AtomicFileTest, OpenForWritingOpensOtherPathsDirectly) {
+  const std::string path = (dir_ / "plain.txt").string();
+  std::FILE* file = OpenForWriting(path, "w");
+  ASSERT_NE(file, nullptr) << std::strerror(errno);
+  std::fputs("text", file);
+  ASSERT_EQ(std::fclose(file), 0);
+  EXPECT_EQ(Read(path), "text");
 }
 
 }  // namespace

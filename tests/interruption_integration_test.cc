@@ -232,10 +232,6 @@ TEST(InterruptionTest, TheFirstSignalWritesWhatWasCollected) {
 // A second signal while the outputs are being written exits at once: no
 // output replaced, no temporary left.
 TEST(InterruptionTest, ASecondSignalExitsAtOnceAndKeepsThePreviousFiles) {
-  // Known defect (issue 17): a temporary the writer creates while the second
-  // signal's exit removes the registered ones can be left behind; the slower
-  // sanitizer builds hit that window. Fix the race, then drop this skip.
-  if (SANITIZED_BUILD) GTEST_SKIP() << "known race: a temporary created during the second exit";
   TempDir dir;
   std::vector<std::string> complete = {INTERRUPT_FIXTURE_BENCH_PATH, "--benchmark_filter=Quick"};
   for (const std::string& output : FixtureOutputs(dir)) complete.push_back(output);
@@ -313,9 +309,13 @@ TEST(InterruptionTest, ATimeoutPrintsTheStacksAndWritesWhatWasCollected) {
                                  "the benchmark after BM_Quick/iterations:1000\nthread "),
             std::string::npos)
       << run.stderr_text;
-  // The main thread runs the endless loop; its stack is symbolized.
-  EXPECT_NE(run.stderr_text.find("BM_Endless\n      "), std::string::npos) << run.stderr_text;
-  EXPECT_NE(run.stderr_text.find("interrupt_fixture_bench.cc:"), std::string::npos);
+  // The main thread runs the endless loop; its stack is symbolized. Not
+  // under TSan: it delivers a signal at its own next safe point, from inside
+  // its runtime, where the busy thread's stack cannot be walked.
+  if (!THREAD_SANITIZED_BUILD) {
+    EXPECT_NE(run.stderr_text.find("BM_Endless\n      "), std::string::npos) << run.stderr_text;
+    EXPECT_NE(run.stderr_text.find("interrupt_fixture_bench.cc:"), std::string::npos);
+  }
   EXPECT_TRUE(run.stderr_text.ends_with(
       "interrupt_fixture_bench: timed out (--timeout=3s); wrote the 1 completed run and what was "
       "collected until then, marked as interrupted\n"))

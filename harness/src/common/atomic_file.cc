@@ -11,7 +11,6 @@
 #include <cstring>
 #include <string_view>
 #include <utility>
-#include <vector>
 
 #include "common/path_names.h"
 #include "common/temporary_files.h"
@@ -78,10 +77,8 @@ StatusOr<AtomicFile> AtomicFile::Create(const std::string& path) {
   RemoveStaleTemporaries(directory, base);
   // The process id in the name lets a later run remove what a killed one
   // (SIGKILL) left behind.
-  std::string pattern = directory + "/." + base + ".tmp-" + std::to_string(getpid()) + "-XXXXXX";
-  std::vector<char> buffer(pattern.begin(), pattern.end());
-  buffer.push_back('\0');
-  const int fd = mkstemp(buffer.data());
+  std::string temp = directory + "/." + base + ".tmp-" + std::to_string(getpid()) + "-XXXXXX";
+  const int fd = CreateTemporary(temp);
   if (fd < 0) {
     return Status::Error(path + ": cannot create a file in " + directory + " (" +
                          std::strerror(errno) + ")");
@@ -91,8 +88,7 @@ StatusOr<AtomicFile> AtomicFile::Create(const std::string& path) {
   umask(mask);
   fchmod(fd, 0666 & ~mask);
   close(fd);
-  RegisterTemporary(buffer.data());
-  AtomicFile file(path, buffer.data(), /*write_through=*/false);
+  AtomicFile file(path, temp, /*write_through=*/false);
   file.target_ = target;
   return file;
 }
@@ -126,13 +122,28 @@ Status AtomicFile::Commit() {
   if (temp_path_.empty()) return Status::Error(path_ + ": already written");
   const std::string temp = std::exchange(temp_path_, {});
   if (write_through_) return Status();
-  UnregisterTemporary(temp);
-  if (rename(temp.c_str(), target_.c_str()) != 0) {
-    const int error = errno;
-    unlink(temp.c_str());
+  if (const int error = CommitTemporary(temp, target_); error != 0) {
     return Status::Error(path_ + ": cannot write (" + std::strerror(error) + ")");
   }
   return Status();
+}
+
+Status AtomicFile::WriteAndCommit(std::string_view contents) {
+  errno = 0;
+  std::FILE* stream = OpenForWriting(temp_path_, "wb");
+  bool ok = stream != nullptr;
+  if (ok) ok = std::fwrite(contents.data(), 1, contents.size(), stream) == contents.size();
+  int error = errno;
+  if (stream != nullptr && std::fclose(stream) != 0) {
+    if (ok) error = errno;
+    ok = false;
+  }
+  if (!ok) {
+    return Status::Error(path_ + ": write failed" +
+                         (error != 0 ? std::string(" (") + std::strerror(error) + ")" : "") +
+                         (write_through_ ? "" : "; the file is unchanged"));
+  }
+  return Commit();
 }
 
 }  // namespace benchprof

@@ -21,6 +21,7 @@
 #define BENCHPROF_COMMON_ATOMIC_FILE_H_
 
 #include <string>
+#include <string_view>
 
 #include "common/status.h"
 
@@ -53,6 +54,13 @@ class AtomicFile {
   // Moves the temporary file into place. After a failure the temporary file
   // is removed and the destination is unchanged.
   Status Commit();
+
+  // Writes `contents` to the temporary file (or, writing through, to the
+  // device) and commits it. On failure the error names path() and errno's
+  // reason ("out.json: write failed (No space left on device)", followed
+  // by "; the file is unchanged" unless writing through) and the
+  // destination is unchanged.
+  Status WriteAndCommit(std::string_view contents);
 
  private:
   AtomicFile(std::string path, std::string temp_path, bool write_through)

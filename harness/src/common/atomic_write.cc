@@ -7,6 +7,7 @@
 
 #include "benchprof/files.h"
 #include "common/atomic_file.h"
+#include "common/temporary_files.h"
 
 namespace benchprof {
 
@@ -18,7 +19,7 @@ bool WriteFileAtomically(const std::string& path,
     *error = file.status().message();
     return false;
   }
-  std::FILE* out = std::fopen(file->temp_path().c_str(), "wb");
+  std::FILE* out = OpenForWriting(file->temp_path(), "wb");
   if (out == nullptr) {
     *error = path + ": " + std::strerror(errno);
     return false;

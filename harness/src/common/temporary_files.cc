@@ -1,6 +1,8 @@
 #include "common/temporary_files.h"
 
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -75,6 +77,39 @@ void RegisterTemporary(const std::string& path) {
     return;
   }
   registry.paths.insert(path);
+}
+
+int CreateTemporary(std::string& pattern) {
+  Registry& registry = TheRegistry();
+  std::lock_guard lock(registry.mutex);
+  if (registry.closed) {
+    errno = ECANCELED;
+    return -1;
+  }
+  const int fd = mkstemp(pattern.data());
+  if (fd >= 0) registry.paths.insert(pattern);
+  return fd;
+}
+
+int CommitTemporary(const std::string& temp, const std::string& target) {
+  Registry& registry = TheRegistry();
+  std::lock_guard lock(registry.mutex);
+  int error = registry.closed ? ECANCELED : 0;
+  if (error == 0 && rename(temp.c_str(), target.c_str()) != 0) error = errno;
+  if (error != 0) unlink(temp.c_str());
+  registry.paths.erase(temp);
+  return error;
+}
+
+std::FILE* OpenForWriting(const std::string& path, const char* mode) {
+  Registry& registry = TheRegistry();
+  std::unique_lock lock(registry.mutex);
+  if (registry.closed) {
+    errno = ECANCELED;
+    return nullptr;
+  }
+  if (!registry.paths.contains(path)) lock.unlock();
+  return std::fopen(path.c_str(), mode);
 }
 
 void UnregisterTemporary(const std::string& path) {

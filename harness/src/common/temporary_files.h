@@ -10,6 +10,7 @@
 #ifndef BENCHPROF_COMMON_TEMPORARY_FILES_H_
 #define BENCHPROF_COMMON_TEMPORARY_FILES_H_
 
+#include <cstdio>
 #include <string>
 
 #include "benchprof/files.h"
@@ -18,6 +19,26 @@ namespace benchprof {
 
 // Notes that `path` is a temporary file to remove on interruption.
 void RegisterTemporary(const std::string& path);
+
+// Creates a new file from `pattern` (mkstemp's: it ends in "XXXXXX", which
+// becomes the name's unique part) and registers it, as one step under the
+// registry's lock: an exit that removes the temporaries either removes this
+// one or happens before it exists, never between. Returns the open file
+// descriptor, or -1 with errno set (ECANCELED once RemoveAllTemporaries()
+// has run).
+int CreateTemporary(std::string& pattern);
+
+// Renames the registered temporary `temp` onto `target` and forgets it, as
+// one step under the registry's lock. Returns 0, or an errno value (the
+// temporary is then removed; ECANCELED once RemoveAllTemporaries() has run).
+int CommitTemporary(const std::string& temp, const std::string& target);
+
+// fopen(`path`, `mode`) for writing an output. If `path` is a registered
+// temporary, the open happens under the registry's lock and fails with
+// ECANCELED once RemoveAllTemporaries() has run: a writer on another thread
+// cannot re-create a temporary the exiting process has just removed. Any
+// other path (a device, a FIFO: such an open may block) opens unlocked.
+std::FILE* OpenForWriting(const std::string& path, const char* mode);
 
 // Forgets `path` (it was renamed into place or removed).
 void UnregisterTemporary(const std::string& path);

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "common/temporary_files.h"
 #include "encode/gzip.h"
 #include "profile.pb.h"
 
@@ -193,7 +194,7 @@ Status WriteProfileFile(const ProfileData& profile, const std::string& path) {
   StatusOr<std::string> compressed = GzipCompress(SerializeProfile(profile));
   if (!compressed.ok()) return compressed.status().WithContext(path);
 
-  std::FILE* file = std::fopen(path.c_str(), "wb");
+  std::FILE* file = OpenForWriting(path, "wb");
   if (file == nullptr) return Status::Error(path + ": cannot open: " + std::strerror(errno));
   const bool wrote =
       std::fwrite(compressed->data(), 1, compressed->size(), file) == compressed->size() &&

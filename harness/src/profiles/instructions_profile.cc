@@ -102,14 +102,7 @@ Status KeepDump(const std::string& from, const std::string& to, uint64_t iterati
   }
   StatusOr<AtomicFile> out = AtomicFile::Create(to);
   if (!out.ok()) return out.status();
-  FILE* sink = std::fopen(out->temp_path().c_str(), "wb");
-  if (sink == nullptr) return Status::Error(to + ": " + std::strerror(errno));
-  const bool written = std::fwrite(text.data(), 1, text.size(), sink) == text.size();
-  const int error = errno;
-  if (std::fclose(sink) != 0 || !written) {
-    return Status::Error(to + ": write failed (" + std::strerror(written ? errno : error) + ")");
-  }
-  return out->Commit();
+  return out->WriteAndCommit(text);
 }
 
 class InstructionsProfile final : public Profile {

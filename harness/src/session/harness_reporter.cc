@@ -1,15 +1,16 @@
 #include "session/harness_reporter.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <sstream>
 #include <string_view>
 #include <type_traits>
 
+#include "common/temporary_files.h"
 #include "session/benchmark_compat.h"
 #include "session/timed_loop.h"
 
@@ -35,19 +36,20 @@ std::string WithoutDebugBuildWarning(std::string text) {
 
 // Writes `text` into the file at `path`, checking every step.
 Status WriteWholeFile(const std::string& path, std::string_view text) {
-  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) return Status::Error(path + ": " + std::strerror(errno));
+  std::FILE* file = OpenForWriting(path, "we");
+  if (file == nullptr) return Status::Error(path + ": " + std::strerror(errno));
+  const int fd = fileno(file);
   while (!text.empty()) {
     const ssize_t wrote = write(fd, text.data(), text.size());
     if (wrote < 0 && errno == EINTR) continue;
     if (wrote <= 0) {
       const int error = wrote < 0 ? errno : ENOSPC;
-      close(fd);
+      std::fclose(file);
       return Status::Error(path + ": write failed (" + std::strerror(error) + ")");
     }
     text.remove_prefix(static_cast<size_t>(wrote));
   }
-  if (close(fd) != 0) {
+  if (std::fclose(file) != 0) {
     return Status::Error(path + ": write failed (" + std::strerror(errno) + ")");
   }
   return Status();

@@ -18,6 +18,7 @@
 #include "benchprof/main.h"
 #include "collect/thread_stacks.h"
 #include "collect/timed_scope.h"
+#include "common/lock_within.h"
 #include "common/own_thread.h"
 #include "common/temporary_files.h"
 #include "session/crash_signals.h"
@@ -44,6 +45,8 @@ bool g_committed = false;  // guarded by g_commit_mutex
 // How long the watcher waits for moves in progress (renames: microseconds)
 // before it exits regardless.
 constexpr auto kCommitWait = std::chrono::seconds(2);
+// How often (once per millisecond) an exit tries to take stderr's lock.
+constexpr int kStderrLockAttempts = 100;
 // How long a timeout waits for the threads to answer with their stacks.
 constexpr auto kStackWait = std::chrono::milliseconds(500);
 
@@ -65,6 +68,13 @@ sigset_t InterruptingSignals() {
 // Removes every temporary, prints `program: line`, and ends the process.
 // Not exit(): the benchmark threads still run; static destructors must not.
 [[noreturn]] void ExitNow(const std::string& program, int exit_code, const std::string& line) {
+  // A writer still running (the salvage after a second signal) must not
+  // print its failure (say, its temporary was removed) after this line:
+  // its stdio output waits for stderr's lock. A benchmark thread may hold
+  // that lock for good, so the wait is bounded.
+  for (int attempt = 0; attempt < kStderrLockAttempts && ftrylockfile(stderr) != 0; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   RemoveAllTemporaries();
   // write(2), not stdio: a benchmark thread may hold stderr's lock.
   const std::string text = program + ": " + line + "\n";
@@ -107,7 +117,7 @@ std::string NothingWritten(bool locked) {
     siginfo_t info;
     const int second = sigtimedwait(&signals, &info, &poll);
     if (second > 0) {
-      const bool locked = g_commit_mutex.try_lock_for(kCommitWait);
+      const bool locked = LockWithin(g_commit_mutex, kCommitWait);
       ExitNow(program, 128 + second,
               std::string("interrupted again by ") + InterruptingSignalName(second) +
                   " while writing; " + NothingWritten(locked));
@@ -126,7 +136,7 @@ std::string NothingWritten(bool locked) {
     SalvageAndExit(program, signals, what, reason, exit_code);
   }
   if (phase == kWriting) {
-    const bool locked = g_commit_mutex.try_lock_for(kCommitWait);
+    const bool locked = LockWithin(g_commit_mutex, kCommitWait);
     ExitNow(program, exit_code, what + " while writing the outputs; " + NothingWritten(locked));
   }
   ExitNow(program, exit_code, what + "; " + NothingWritten(false));
@@ -183,7 +193,7 @@ const char* CrashSignalName(int signal_number) {
     const StatusOr<std::string> result = g_salvage(name);
     line = result.ok() ? *result : result.status().message();
   } else if (phase == kWriting) {
-    const bool locked = g_commit_mutex.try_lock_for(kCommitWait);
+    const bool locked = LockWithin(g_commit_mutex, kCommitWait);
     line = "while writing the outputs; " + NothingWritten(locked);
   } else {
     line = NothingWritten(false);

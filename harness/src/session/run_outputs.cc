@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "common/lock_within.h"
 #include "session/interruption.h"
 #include "session/timed_loop.h"
 
@@ -56,8 +57,10 @@ bool CommitOutputs(const std::string& program, const std::vector<profiles::Writt
 }
 
 std::string DescribeRunning(RunAuditor& auditor) {
-  std::unique_lock lock(auditor.gate(), std::defer_lock);
-  if (!lock.try_lock_for(kGateWait)) return "an unknown benchmark (the reports did not stop)";
+  if (!LockWithin(auditor.gate(), kGateWait)) {
+    return "an unknown benchmark (the reports did not stop)";
+  }
+  std::unique_lock lock(auditor.gate(), std::adopt_lock);
   if (auditor.last_reported().empty()) return "the first benchmark";
   return "the benchmark after " + auditor.last_reported();
 }
@@ -71,7 +74,7 @@ StatusOr<std::string> WriteInterruptedRun(const InterruptedRun& run, const std::
         "a benchmark thread did not leave benchprof's loop hooks; no output file "
         "written, previous ones kept");
   }
-  if (!run.auditor->gate().try_lock_for(kGateWait)) {
+  if (!LockWithin(run.auditor->gate(), kGateWait)) {
     return Status::Error(
         "the benchmarks' reports did not stop; no output file written, previous ones kept");
   }

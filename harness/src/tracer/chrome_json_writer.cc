@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/json_value.h"
+#include "common/temporary_files.h"
 
 namespace benchprof::tracer {
 namespace {
@@ -56,7 +57,7 @@ ChromeJsonWriter::~ChromeJsonWriter() {
 void ChromeJsonWriter::Begin(const TraceInfo& info) {
   pid_ = info.pid;
   cpus_ = info.cpus;
-  file_ = std::fopen(path_.c_str(), "w");
+  file_ = OpenForWriting(path_, "w");
   if (file_ == nullptr) open_error_ = std::strerror(errno);
   buffer_.reserve(kFlushBytes + 4096);
   buffer_ = "{\"traceEvents\":[\n";

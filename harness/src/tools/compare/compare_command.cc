@@ -1,8 +1,5 @@
 #include "tools/compare/compare_command.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -172,17 +169,9 @@ int Fail(std::string& err, const std::string& message) {
 }
 
 Status WriteLines(AtomicFile& file, const std::vector<std::string>& lines) {
-  {
-    errno = 0;
-    std::ofstream stream(file.temp_path(), std::ios::binary | std::ios::trunc);
-    for (const std::string& line : lines) stream << line << '\n';
-    stream.flush();
-    if (!stream) {
-      return Status::Error(file.path() + ": write failed" +
-                           (errno != 0 ? std::string(" (") + std::strerror(errno) + ")" : ""));
-    }
-  }
-  return file.Commit();
+  std::string text;
+  for (const std::string& line : lines) text += line + '\n';
+  return file.WriteAndCommit(text);
 }
 
 // Splits the operands into the base and the head files; returns "" or the
@@ -341,7 +330,7 @@ int RunCompareCommand(const std::vector<std::string>& args, std::string& out, st
                                  ? HtmlReport(comparison, profiles)
                                  : RenderComparison(comparison, settings.format);
   if (output) {
-    if (Status s = flamegraph::WriteAndCommit(*output, report); !s.ok()) {
+    if (Status s = output->WriteAndCommit(report); !s.ok()) {
       // A failed write must hide no regression, nor pass for success.
       const int bad_output = Fail(err, "-o: " + s.message());
       return comparison.verdict == Verdict::kNoRegression ? bad_output

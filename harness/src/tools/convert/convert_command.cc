@@ -1,8 +1,5 @@
 #include "tools/convert/convert_command.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <optional>
 
 #include "benchprof/flags.h"
@@ -124,20 +121,7 @@ int RunConvertCommand(const std::vector<std::string>& args, std::string& out, st
     out += text;
     return kExitOk;
   }
-  {
-    errno = 0;
-    std::ofstream stream(output->temp_path(), std::ios::binary | std::ios::trunc);
-    stream << text;
-    stream.flush();
-    if (!stream) {
-      // The stream keeps no error code; errno is the failed write's (or
-      // open's) own, as nothing else ran in between.
-      return Fail(err, out_path + ": write failed" +
-                           (errno != 0 ? std::string(" (") + std::strerror(errno) + ")" : "") +
-                           (output->writes_through() ? "" : "; the file is unchanged"));
-    }
-  }
-  if (Status s = output->Commit(); !s.ok()) return Fail(err, s.message());
+  if (Status s = output->WriteAndCommit(text); !s.ok()) return Fail(err, s.message());
   return kExitOk;
 }
 

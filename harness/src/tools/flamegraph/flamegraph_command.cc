@@ -159,7 +159,7 @@ int RunFlamegraphCommand(const std::vector<std::string>& args, std::string& out,
   if (focus) AppendHtmlEscaped(html, ", samples with " + focus->spec());
   html += "</p>\n";
   page.AppendGraph(tree);
-  if (Status written = WriteAndCommit(*output, std::move(page).Finish()); !written.ok()) {
+  if (Status written = output->WriteAndCommit(std::move(page).Finish()); !written.ok()) {
     return Fail(err, "-o: " + written.message());
   }
   return kExitOk;

@@ -57,17 +57,4 @@ StatusOr<encode::ProfileData> ReadProfileFile(const std::string& path) {
   return profile;
 }
 
-Status WriteAndCommit(AtomicFile& file, std::string_view contents) {
-  errno = 0;
-  std::FILE* stream = std::fopen(file.temp_path().c_str(), "wb");
-  bool ok = stream != nullptr;
-  if (ok) ok = std::fwrite(contents.data(), 1, contents.size(), stream) == contents.size();
-  if (stream != nullptr && std::fclose(stream) != 0) ok = false;
-  if (!ok) {
-    return Status::Error(file.path() + ": write failed" +
-                         (errno != 0 ? std::string(" (") + std::strerror(errno) + ")" : ""));
-  }
-  return file.Commit();
-}
-
 }  // namespace benchprof::flamegraph

@@ -20,10 +20,6 @@ namespace benchprof::flamegraph {
 // starts with `path`: "cpu.pprof: not a profile (...)".
 StatusOr<encode::ProfileData> ReadProfileFile(const std::string& path);
 
-// Writes `contents` to `file`'s temporary and commits it; on failure the
-// destination is unchanged and the error names it.
-Status WriteAndCommit(AtomicFile& file, std::string_view contents);
-
 }  // namespace benchprof::flamegraph
 
 #endif  // BENCHPROF_TOOLS_FLAMEGRAPH_PROFILE_FILE_H_

@@ -126,7 +126,7 @@ int RunReportCommand(const std::vector<std::string>& args, std::string& out, std
              ": warning: " + tools::OneLine(settings.trace + ": " + warning) + "\n";
     }
   }
-  if (Status written = flamegraph::WriteAndCommit(*output, RenderRunReport(report));
+  if (Status written = output->WriteAndCommit(RenderRunReport(report));
       !written.ok()) {
     return Fail(err, "-o: " + written.message());
   }

@@ -15,32 +15,75 @@ namespace {
 // atoms are refused before regcomp sees them.
 constexpr double kMaxExpandedAtoms = 100'000;
 
+// What a (sub)expression costs regcomp.
+struct Expansion {
+  double atoms = 0;  // with each repetition counted as its copies
+  bool nullable = false;  // can match the empty string
+  // An unbounded repetition ('*', '+', "{n,}") of something nullable, as in
+  // "a?+" or "(a*)*": glibc's closure computation over such loops grows
+  // about with the square of their copies ("a?" and 12 '+' took 8 s,
+  // "((a?)*){1000}" 2.5 s), far below the atom bound.
+  bool repeats_nullable = false;
+};
+
 // The expansion of expression[i...] up to the ')' that closes the group
-// (`in_group`) or its end, with each repetition counted as its copies. An
-// unmatched ')' outside a group is an ordinary character to glibc.
-double ExpandedAtoms(std::string_view expression, size_t& i, bool in_group) {
-  double total = 0;
-  double last = 0;  // the previous atom's size, which a repetition multiplies
+// (`in_group`) or its end. An unmatched ')' outside a group is an ordinary
+// character to glibc.
+Expansion Expand(std::string_view expression, size_t& i, bool in_group) {
+  Expansion whole;
+  double last = 0;              // the previous piece's atoms, which a repetition multiplies
+  bool last_nullable = true;    // whether that piece can match nothing
+  bool before_nullable = true;  // whether the branch's pieces before it all can
+  const auto end_branch = [&] {
+    whole.nullable = whole.nullable || (before_nullable && last_nullable);
+  };
+  const auto start_piece = [&](double atoms, bool nullable) {
+    before_nullable = before_nullable && last_nullable;
+    last = atoms;
+    last_nullable = nullable;
+    whole.atoms += atoms;
+  };
   while (i < expression.size() && !(in_group && expression[i] == ')')) {
     const char c = expression[i++];
     if (c == '(') {
-      last = ExpandedAtoms(expression, i, /*in_group=*/true);
+      const Expansion group = Expand(expression, i, /*in_group=*/true);
       if (i < expression.size()) ++i;  // the ')'
-      total += last;
+      whole.repeats_nullable = whole.repeats_nullable || group.repeats_nullable;
+      start_piece(group.atoms, group.nullable);
     } else if (c == '*' || c == '+' || c == '?' || c == '{') {
       double copies = 2;  // the atom, and the loop back to it
+      bool unbounded = c != '?';
+      bool skippable = c != '+';
       if (c == '{') {
-        double bound = 0;
+        double lower = 0, bound = 0;
+        bool comma = false, upper = false;
         while (i < expression.size() && expression[i] != '}') {
           const char d = expression[i++];
-          if (d >= '0' && d <= '9') bound = std::min(1e9, bound * 10 + (d - '0'));
-          if (d == ',') bound = 0;  // the upper bound is what is copied
+          if (d >= '0' && d <= '9') {
+            bound = std::min(1e9, bound * 10 + (d - '0'));
+            upper = upper || comma;
+          }
+          if (d == ',' && !comma) {
+            comma = true;
+            lower = bound;
+            bound = 0;  // the upper bound is what is copied
+          }
         }
         if (i < expression.size()) ++i;  // the '}'
-        copies = std::max(bound, 1.0) + 1;
+        if (!comma) lower = bound;
+        unbounded = comma && !upper;
+        skippable = lower == 0;
+        copies = std::max(unbounded ? lower : bound, 1.0) + 1;
       }
-      total += last * (copies - 1);
+      if (unbounded && last_nullable) whole.repeats_nullable = true;
+      whole.atoms += last * (copies - 1);
       last *= copies;
+      last_nullable = last_nullable || skippable;
+    } else if (c == '|') {
+      end_branch();
+      last = 0;
+      last_nullable = true;
+      before_nullable = true;
     } else {
       if (c == '\\' && i < expression.size()) {
         ++i;
@@ -59,12 +102,13 @@ double ExpandedAtoms(std::string_view expression, size_t& i, bool in_group) {
         }
         if (i < expression.size()) ++i;
       }
-      last = c == '|' ? 0 : 1;
-      total += last;
+      // Anchors match no character.
+      start_piece(1, c == '^' || c == '$');
     }
-    if (total > kMaxExpandedAtoms) return total;
+    if (whole.atoms > kMaxExpandedAtoms) break;
   }
-  return total;
+  end_branch();
+  return whole;
 }
 
 }  // namespace
@@ -81,10 +125,15 @@ StatusOr<NamePattern> NamePattern::Compile(std::string_view expression) {
   std::string copy(expression);
   if (copy.find('\0') != std::string::npos) return Status::Error("NUL byte in the expression");
   size_t scanned = 0;
-  if (ExpandedAtoms(copy, scanned, /*in_group=*/false) > kMaxExpandedAtoms) {
+  const Expansion expansion = Expand(copy, scanned, /*in_group=*/false);
+  if (expansion.atoms > kMaxExpandedAtoms) {
     return Status::Error("repetitions nested too deep or too large (over " +
                          std::to_string(static_cast<int>(kMaxExpandedAtoms)) +
                          " atoms once expanded)");
+  }
+  if (expansion.repeats_nullable) {
+    return Status::Error(
+        "an unbounded repetition of something that can match nothing (like a?+ or (a*)*)");
   }
   auto compiled = std::make_shared<Compiled>();
   const int error = regcomp(&compiled->regex, copy.c_str(), REG_EXTENDED | REG_NOSUB);

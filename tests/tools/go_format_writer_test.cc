@@ -101,6 +101,28 @@ TEST(GoTextWriterTest, WritesConfigAndOneLinePerRepetition) {
             "run.json: BM_A/8/threads:2: bad is not a finite number; left out");
 }
 
+// instructions/op (--instructions) is exact too; only the units present
+// get a line.
+TEST(GoTextWriterTest, AssumeExactNamesTheExactUnitsPresent) {
+  const StatusOr<GbenchResults> r = ParseGbenchJson(R"({
+    "context": {"host_name": "vm"},
+    "benchmarks": [
+      {"name": "BM_A", "run_name": "BM_A", "run_type": "iteration", "iterations": 10,
+       "real_time": 5, "cpu_time": 5, "time_unit": "ns", "instructions/op": 12063,
+       "allocs/op": 2}
+    ]
+  })");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  GoTextWriter writer(GoFormatOptions{.assume_exact = true});
+  writer.Add("run.json", *r);
+  const std::string text = writer.Finish();
+  EXPECT_TRUE(text.starts_with("Unit allocs/op assume=exact\n"
+                               "Unit instructions/op assume=exact\n"
+                               "benchprof-host: vm\n"))
+      << text;
+  EXPECT_NE(text.find("     12063 instructions/op\t"), std::string::npos) << text;
+}
+
 TEST(GoTextWriterTest, SkippedRepetitionsAreLeftOutWithAWarning) {
   // Google Benchmark 1.9.1's shape: State::SkipWithMessage writes "skipped"
   // and "skip_message". The library versions go into the comment, as they

@@ -64,8 +64,8 @@ void DeclareFlags(FlagSet& flags, ConvertSettings* settings) {
       "the output format (the only one)");
   flags.File("out", &settings->out_path, "write to FILE (atomically) instead of standard output");
   flags.Bool("assume-exact", &settings->options.assume_exact,
-             "add \"Unit allocs/op assume=exact\" and \"Unit B/op assume=exact\", so "
-             "benchstat compares those exactly");
+             "add \"Unit U assume=exact\" for allocs/op, B/op and instructions/op (those "
+             "present), so benchstat compares them exactly");
 }
 
 int Fail(std::string& err, const std::string& message) {

@@ -240,6 +240,7 @@ GoTextWriter::ResultLine GoTextWriter::FormatRow(const std::string& path, const 
     } else if (counter == "allocs/op") {
       allocs = &value;
     } else if (!counter.empty()) {
+      has_instructions_ = has_instructions_ || counter == "instructions/op";
       extras.emplace_back(GoUnit(counter), value);
     }
   }
@@ -247,7 +248,8 @@ GoTextWriter::ResultLine GoTextWriter::FormatRow(const std::string& path, const 
   for (const auto& [unit, value] : extras) line.rest += "\t" + GoPrettyNumber(value) + " " + unit;
   if (bytes != nullptr) line.rest += "\t" + CountValue(*bytes) + " B/op";
   if (allocs != nullptr) line.rest += "\t" + CountValue(*allocs) + " allocs/op";
-  has_exact_units_ = has_exact_units_ || bytes != nullptr || allocs != nullptr;
+  has_bytes_ = has_bytes_ || bytes != nullptr;
+  has_allocs_ = has_allocs_ || allocs != nullptr;
   return line;
 }
 
@@ -285,8 +287,10 @@ void GoTextWriter::Add(const std::string& path, const GbenchResults& results) {
 
 std::string GoTextWriter::Finish() const {
   std::string out;
-  if (options_.assume_exact && has_exact_units_) {
-    out += "Unit allocs/op assume=exact\nUnit B/op assume=exact\n";
+  if (options_.assume_exact) {
+    if (has_allocs_) out += "Unit allocs/op assume=exact\n";
+    if (has_bytes_) out += "Unit B/op assume=exact\n";
+    if (has_instructions_) out += "Unit instructions/op assume=exact\n";
   }
   return out + body_;
 }

@@ -50,8 +50,9 @@
 namespace benchprof::convert {
 
 struct GoFormatOptions {
-  // Also write `Unit allocs/op assume=exact` and `Unit B/op assume=exact`,
-  // so benchstat compares them as exact values.
+  // Also write `Unit U assume=exact` for each exact unit the results hold
+  // (allocs/op, B/op, instructions/op), so benchstat compares them as
+  // exact values.
   bool assume_exact = false;
 };
 
@@ -100,7 +101,8 @@ class GoTextWriter {
   GoFormatOptions options_;
   std::string body_;
   std::vector<std::pair<std::string, std::string>> config_;  // in force
-  bool has_exact_units_ = false;
+  // Which of the exact units (allocs/op, B/op, instructions/op) appear.
+  bool has_allocs_ = false, has_bytes_ = false, has_instructions_ = false;
   std::vector<std::string> warnings_;
 };
 

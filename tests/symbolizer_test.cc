@@ -400,6 +400,26 @@ TEST(SymbolizerQualityTest, CountsResolvedAddressesPerModule) {
               quality.has_inline_frames());
 }
 
+// A symbolizer shared by several profiles (one per run): each counts the
+// quality of its own addresses, for its own mappings' flags.
+TEST(SymbolizerQualityTest, CountQualityCountsOnlyTheAddressesGiven) {
+  Symbolizer symbolizer(LoadedModules());
+  OuterFunction(9);
+  const uint64_t outer_pc = g_caller_pc;
+  NoinlineFunction(10);
+  const uint64_t noinline_pc = g_caller_pc;
+  ASSERT_EQ(symbolizer.Symbolize(outer_pc).size(), 2u);  // another profile's address
+  ModuleSymbolQuality own;
+  symbolizer.CountQuality(noinline_pc, own);  // not symbolized before: it is now
+  EXPECT_EQ(own.addresses, 1u);
+  EXPECT_EQ(own.with_line, 1u);
+  EXPECT_EQ(own.with_inline_info, 1u);
+  EXPECT_EQ(symbolizer.quality(0).addresses, 2u);
+  symbolizer.CountQuality(noinline_pc, own);  // memoized, counted again for the caller
+  EXPECT_EQ(own.addresses, 2u);
+  EXPECT_EQ(symbolizer.quality(0).addresses, 2u);
+}
+
 // ---- Symbolizer: other modules ----
 
 TEST_F(SymbolizerTest, LibcAddressGetsTheElfSymbolName) {

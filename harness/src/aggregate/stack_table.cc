@@ -22,6 +22,7 @@ StackTable::StackTable(Symbolizer& symbolizer) : symbolizer_(symbolizer) {
     mapping.build_id = module.build_id;
     mappings_.push_back(std::move(mapping));
   }
+  quality_.resize(mappings_.size());
 }
 
 size_t StackTable::FunctionFor(const SymbolizedFrame& frame) {
@@ -46,6 +47,7 @@ size_t StackTable::LocationFor(uint64_t address) {
     for (const SymbolizedFrame& frame : symbolizer_.Symbolize(address)) {
       location.lines.push_back(ProfileLine{FunctionFor(frame), frame.line});
     }
+    symbolizer_.CountQuality(address, quality_[*location.mapping_index]);
   }
   locations_.push_back(std::move(location));
   return it->second;
@@ -76,7 +78,7 @@ void StackTable::MoveInto(ProfileData& profile) {
   // pprof trusts these flags and never re-symbolizes a flagged mapping, so
   // each is set only when every location in the mapping earned it.
   for (size_t i = 0; i < mappings_.size(); ++i) {
-    const ModuleSymbolQuality& quality = symbolizer_.quality(i);
+    const ModuleSymbolQuality& quality = quality_[i];
     ProfileMapping& mapping = mappings_[i];
     const bool asked = quality.addresses > 0;
     mapping.has_functions = asked && quality.has_functions();

@@ -32,8 +32,8 @@ namespace benchprof::aggregate {
 
 class StackTable {
  public:
-  // `symbolizer` must outlive the table and be used by nothing else
-  // meanwhile (its per-module quality decides the mappings' has_* flags).
+  // `symbolizer` must outlive the table; other tables may share it (each
+  // counts the quality of its own addresses for its mappings' has_* flags).
   explicit StackTable(Symbolizer& symbolizer);
 
   // Location indexes of `stack`, innermost first. With `leaf_is_pc`,
@@ -54,6 +54,7 @@ class StackTable {
   size_t FunctionFor(const SymbolizedFrame& frame);
 
   Symbolizer& symbolizer_;
+  std::vector<ModuleSymbolQuality> quality_;  // per mapping, of this table's addresses
   std::vector<encode::ProfileMapping> mappings_;
   std::vector<encode::ProfileLocation> locations_;
   std::vector<encode::ProfileFunction> functions_;

@@ -96,7 +96,11 @@ struct Symbolizer::Impl {
   std::vector<std::unique_ptr<Object>> objects;
   std::vector<size_t> object_of_module;
   std::vector<size_t> modules_by_start;  // module indexes sorted by start
-  std::unordered_map<uint64_t, std::vector<SymbolizedFrame>> memo;
+  struct Answer {
+    std::vector<SymbolizedFrame> frames;
+    bool from_dies = false;
+  };
+  std::unordered_map<uint64_t, Answer> memo;
   std::unordered_map<std::string, std::string> short_names;  // demangling is ~2 µs
 
   int FindModuleIndex(uint64_t address) const {
@@ -344,28 +348,41 @@ Symbolizer::Symbolizer(std::vector<LoadedModule> modules) : impl_(std::make_uniq
 
 Symbolizer::~Symbolizer() = default;
 
+namespace {
+
+void Count(const std::vector<SymbolizedFrame>& frames, bool from_dies,
+           ModuleSymbolQuality& quality) {
+  bool named = !frames.empty(), filed = !frames.empty(), lined = !frames.empty();
+  for (const SymbolizedFrame& frame : frames) {
+    named = named && !frame.name.empty();
+    filed = filed && !frame.filename.empty();
+    lined = lined && frame.line > 0;
+  }
+  ++quality.addresses;
+  quality.with_function += named;
+  quality.with_filename += filed;
+  quality.with_line += lined;
+  quality.with_inline_info += from_dies;
+}
+
+}  // namespace
+
 std::vector<SymbolizedFrame> Symbolizer::Symbolize(uint64_t address) {
   Impl& impl = *impl_;
-  if (auto it = impl.memo.find(address); it != impl.memo.end()) return it->second;
-  std::vector<SymbolizedFrame> frames;
+  if (auto it = impl.memo.find(address); it != impl.memo.end()) return it->second.frames;
+  Impl::Answer answer;
   const int module_index = impl.FindModuleIndex(address);
   if (module_index >= 0) {
-    bool from_dies = false;
-    frames = impl.Resolve(static_cast<size_t>(module_index), address, from_dies);
-    ModuleSymbolQuality& quality = impl.quality[static_cast<size_t>(module_index)];
-    bool named = !frames.empty(), filed = !frames.empty(), lined = !frames.empty();
-    for (const SymbolizedFrame& frame : frames) {
-      named = named && !frame.name.empty();
-      filed = filed && !frame.filename.empty();
-      lined = lined && frame.line > 0;
-    }
-    ++quality.addresses;
-    quality.with_function += named;
-    quality.with_filename += filed;
-    quality.with_line += lined;
-    quality.with_inline_info += from_dies;
+    answer.frames = impl.Resolve(static_cast<size_t>(module_index), address, answer.from_dies);
+    Count(answer.frames, answer.from_dies, impl.quality[static_cast<size_t>(module_index)]);
   }
-  return impl.memo.emplace(address, std::move(frames)).first->second;
+  return impl.memo.emplace(address, std::move(answer)).first->second.frames;
+}
+
+void Symbolizer::CountQuality(uint64_t address, ModuleSymbolQuality& counts) {
+  Symbolize(address);
+  const Impl::Answer& answer = impl_->memo.at(address);
+  Count(answer.frames, answer.from_dies, counts);
 }
 
 const std::vector<LoadedModule>& Symbolizer::modules() const { return impl_->modules; }

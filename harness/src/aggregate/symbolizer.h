@@ -114,6 +114,11 @@ class Symbolizer {
   // quality(); later calls return the memoized answer.
   std::vector<SymbolizedFrame> Symbolize(uint64_t address);
 
+  // Adds `address` to `counts` as quality() counts it (symbolizing it
+  // first if need be): for users of a shared symbolizer that report on
+  // their own addresses only (each pprof file's mappings).
+  void CountQuality(uint64_t address, ModuleSymbolQuality& counts);
+
   // The modules given to the constructor.
   const std::vector<LoadedModule>& modules() const;
 

@@ -104,11 +104,10 @@ class ContentionProfileKind final : public Profile {
         .WithContext("--" + std::string(kind_.traits.output_flag));
   }
 
-  StatusOr<WrittenFile> Finish(const aggregate::RunLabels& labels,
-                               const RunEnding& ending) override {
+  StatusOr<WrittenFile> Finish(const aggregate::RunLabels& labels, const RunEnding& ending,
+                               aggregate::Symbolizer& symbolizer) override {
     collect::StopContentionProfile(kind_.profile);
     const int64_t duration = window_.ElapsedNanos();
-    aggregate::Symbolizer symbolizer(aggregate::LoadedModules());
     aggregate::ContentionProfileBuilder builder(symbolizer);
     collect::ForEachContentionEvent(kind_.profile, [&](const collect::ContentionEvent& event) {
       builder.AddEvent(event.stack, collect::WaitKindName(event.kind), event.contentions,

@@ -48,12 +48,11 @@ class CpuProfile final : public Profile {
     return collect::StartCpuSampler(hz_).WithContext("--cpuprofile");
   }
 
-  StatusOr<WrittenFile> Finish(const aggregate::RunLabels& labels,
-                               const RunEnding& ending) override {
+  StatusOr<WrittenFile> Finish(const aggregate::RunLabels& labels, const RunEnding& ending,
+                               aggregate::Symbolizer& symbolizer) override {
     collect::StopCpuSampler();
     const int64_t duration = window_.ElapsedNanos();
 
-    aggregate::Symbolizer symbolizer(aggregate::LoadedModules());
     aggregate::CpuProfileBuilder builder(hz_, symbolizer);
     collect::ForEachCpuSample([&](const collect::CpuSample& sample) {
       const bool truncated = sample.stack.size() == 1;

@@ -54,12 +54,11 @@ class HeapProfile final : public Profile {
     return collect::StartHeapSampler(rate_).WithContext("--memprofile");
   }
 
-  StatusOr<WrittenFile> Finish(const aggregate::RunLabels& labels,
-                               const RunEnding& ending) override {
+  StatusOr<WrittenFile> Finish(const aggregate::RunLabels& labels, const RunEnding& ending,
+                               aggregate::Symbolizer& symbolizer) override {
     collect::StopHeapSampler();
     const int64_t duration = window_.ElapsedNanos();
 
-    aggregate::Symbolizer symbolizer(aggregate::LoadedModules());
     aggregate::HeapProfileBuilder builder(rate_, symbolizer);
     uint64_t sampled = 0;
     collect::ForEachHeapBucket([&](const collect::HeapBucket& bucket) {

@@ -237,7 +237,8 @@ class InstructionsProfile final : public Profile {
   }
 
   // Writes no file of its own: the kept dumps are Valgrind's.
-  StatusOr<WrittenFile> Finish(const aggregate::RunLabels&, const RunEnding&) override {
+  StatusOr<WrittenFile> Finish(const aggregate::RunLabels&, const RunEnding&,
+                               aggregate::Symbolizer&) override {
     {
       std::lock_guard lock(pending_mutex_);
       for (const auto& [segment, dump] : pending_) unlink(dump.path.c_str());

@@ -48,6 +48,7 @@
 #include <string_view>
 
 #include "aggregate/run_labels.h"
+#include "aggregate/symbolizer.h"
 #include "benchprof/flags.h"
 #include "collect/thread_hooks.h"
 #include "common/atomic_file.h"
@@ -179,9 +180,12 @@ class Profile {
   // Stops collecting and writes the output file at its temporary path;
   // does not move it into place (the session commits every output
   // together). `labels` names the segments' runs; `ending` says whether the
-  // run was interrupted. The error names the flag and the file.
+  // run was interrupted; `symbolizer` is the one all kinds of the run share
+  // (each object's debug information is loaded once, not once per kind).
+  // The error names the flag and the file.
   virtual StatusOr<WrittenFile> Finish(const aggregate::RunLabels& labels,
-                                       const RunEnding& ending) = 0;
+                                       const RunEnding& ending,
+                                       aggregate::Symbolizer& symbolizer) = 0;
 };
 
 }  // namespace benchprof::profiles

@@ -115,8 +115,8 @@ class TraceProfile final : public Profile {
     if (!pending_.empty() && pending_.back().number == segment) pending_.pop_back();
   }
   void OnReportedRun(uint32_t segment, const aggregate::RunLabel& label) override;
-  StatusOr<WrittenFile> Finish(const aggregate::RunLabels& labels,
-                               const RunEnding& ending) override;
+  StatusOr<WrittenFile> Finish(const aggregate::RunLabels& labels, const RunEnding& ending,
+                               aggregate::Symbolizer& symbolizer) override;
 
  private:
   // One call of a benchmark function, as thread 0 saw it.
@@ -200,7 +200,8 @@ void TraceProfile::OnReportedRun(uint32_t segment, const aggregate::RunLabel& la
   pending_.erase(pending_.begin(), pending_.begin() + static_cast<ptrdiff_t>(last + 1));
 }
 
-StatusOr<WrittenFile> TraceProfile::Finish(const aggregate::RunLabels&, const RunEnding& ending) {
+StatusOr<WrittenFile> TraceProfile::Finish(const aggregate::RunLabels&, const RunEnding& ending,
+                                           aggregate::Symbolizer&) {
   if (!recording_) return Status::Error("--trace: the trace was not started");
   for (const Segment& call : pending_) {
     tracer::RecordRun(call.begin_ticks, call.end_ticks != 0 ? call.end_ticks : tracer::ReadTicks(),

@@ -6,6 +6,8 @@
 #include <optional>
 #include <utility>
 
+#include "aggregate/module_map.h"
+#include "aggregate/symbolizer.h"
 #include "common/lock_within.h"
 #include "session/interruption.h"
 #include "session/timed_loop.h"
@@ -26,8 +28,11 @@ void PrintError(const std::string& program, const std::string& message) {
 WrittenOutputs FinishKinds(const std::string& program, std::span<profiles::Profile* const> kinds,
                            const aggregate::RunLabels& labels, const profiles::RunEnding& ending) {
   WrittenOutputs outputs;
+  // Loads nothing yet: each object's symbols and DWARF are read on its
+  // first address, once for all kinds.
+  aggregate::Symbolizer symbolizer(aggregate::LoadedModules());
   for (profiles::Profile* kind : kinds) {
-    StatusOr<profiles::WrittenFile> written = kind->Finish(labels, ending);
+    StatusOr<profiles::WrittenFile> written = kind->Finish(labels, ending, symbolizer);
     if (!written.ok()) {
       PrintError(program, written.status().message());
       outputs.all_written = false;

@@ -77,7 +77,7 @@ TEST_F(CpuProfileBuilderTest, LeafIsExactAndCallersAreOneByteBack) {
   EXPECT_EQ(p.locations[sample.location_indexes[1]].address, caller - 1);
   const ProfileFunction& leaf_function = FunctionAt(p, sample.location_indexes[0]);
   EXPECT_EQ(leaf_function.name, "benchprof::aggregate::(anonymous namespace)::Leaf");
-  EXPECT_EQ(leaf_function.filename, __FILE__);
+  EXPECT_EQ(leaf_function.filename, THIS_SOURCE);
   EXPECT_EQ(leaf_function.start_line, kLeafLine);
   EXPECT_EQ(FunctionAt(p, sample.location_indexes[1]).name,
             "benchprof::aggregate::(anonymous namespace)::CpuProfileBuilderTest_"

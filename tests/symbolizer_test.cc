@@ -294,7 +294,7 @@ TEST_F(SymbolizerTest, NoinlineFunctionIsOneFrameWithFileAndLines) {
   ASSERT_EQ(frames.size(), 1u) << Describe(frames);
   EXPECT_EQ(frames[0].name, "benchprof::symbolizer_test_targets::NoinlineFunction");
   EXPECT_EQ(frames[0].system_name, "_ZN9benchprof23symbolizer_test_targets16NoinlineFunctionEi");
-  EXPECT_EQ(frames[0].filename, __FILE__);
+  EXPECT_EQ(frames[0].filename, THIS_SOURCE);
   EXPECT_EQ(frames[0].line, g_caller_line);
   EXPECT_EQ(frames[0].line, kNoinlineDeclLine + 1);
   EXPECT_EQ(frames[0].start_line, kNoinlineDeclLine);
@@ -316,14 +316,14 @@ TEST_F(SymbolizerTest, InlinedCallGivesInlineChainInnermostFirst) {
 
   EXPECT_EQ(frames[0].name, "benchprof::symbolizer_test_targets::InlinedFunction");
   EXPECT_EQ(frames[0].system_name, "_ZN9benchprof23symbolizer_test_targets15InlinedFunctionEi");
-  EXPECT_EQ(frames[0].filename, __FILE__);
+  EXPECT_EQ(frames[0].filename, THIS_SOURCE);
   EXPECT_EQ(frames[0].line, call_line);
   EXPECT_EQ(frames[0].line, kInlinedDeclLine + 1);
   EXPECT_EQ(frames[0].start_line, kInlinedDeclLine);
 
   EXPECT_EQ(frames[1].name, "benchprof::symbolizer_test_targets::OuterFunction");
   EXPECT_EQ(frames[1].system_name, "_ZN9benchprof23symbolizer_test_targets13OuterFunctionEi");
-  EXPECT_EQ(frames[1].filename, __FILE__);
+  EXPECT_EQ(frames[1].filename, THIS_SOURCE);
   EXPECT_EQ(frames[1].line, kInlineSiteLine);
   EXPECT_EQ(frames[1].start_line, kOuterDeclLine);
 }
@@ -334,7 +334,7 @@ TEST_F(SymbolizerTest, AnonymousNamespaceFunction) {
   ASSERT_EQ(frames.size(), 1u) << Describe(frames);
   EXPECT_EQ(frames[0].name, "(anonymous namespace)::AnonymousFunction");
   EXPECT_EQ(frames[0].system_name, "_ZN12_GLOBAL__N_117AnonymousFunctionEi");
-  EXPECT_EQ(frames[0].filename, __FILE__);
+  EXPECT_EQ(frames[0].filename, THIS_SOURCE);
   EXPECT_EQ(frames[0].line, g_caller_line);
   EXPECT_EQ(frames[0].start_line, kAnonymousDeclLine);
 }
@@ -357,7 +357,7 @@ TEST_F(SymbolizerTest, LambdaIsNamedOperatorCall) {
   EXPECT_EQ(frames[0].name,
             "benchprof::symbolizer_test_targets::CallLambda(int)::{lambda(int)#1}::operator()")
       << Describe(frames);
-  EXPECT_EQ(frames[0].filename, __FILE__);
+  EXPECT_EQ(frames[0].filename, THIS_SOURCE);
   EXPECT_EQ(frames[0].line, g_caller_line);
 }
 

@@ -3,6 +3,7 @@
 #include <dwarf.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <limits>
 
 namespace benchprof::aggregate::internal {
@@ -31,13 +32,16 @@ bool MayContainCode(int tag) {
 // libdw already joins line-table names with their directory entries; a
 // name still relative is relative to the compilation directory. When that
 // is relative too (a -fdebug-prefix-map'd build, like Debian's libc), the
-// path stays relative: nothing better is known.
+// path stays relative: nothing better is known. An absolute path is
+// normalised: a build whose compiler saw relative names (ccache's base_dir,
+// CMake's relative paths) gives "/src/build/../lib/x.cc", shown as
+// "/src/lib/x.cc".
 std::string JoinPath(const char* comp_dir, const char* file) {
   if (file == nullptr) return "";
-  if (file[0] == '/' || comp_dir == nullptr || comp_dir[0] != '/') return file;
-  std::string path = comp_dir;
-  if (path.back() != '/') path.push_back('/');
-  return path + file;
+  if (file[0] != '/' && (comp_dir == nullptr || comp_dir[0] != '/')) return file;
+  std::filesystem::path path = file[0] == '/' ? std::filesystem::path(file)
+                                              : std::filesystem::path(comp_dir) / file;
+  return path.lexically_normal().string();
 }
 
 }  // namespace

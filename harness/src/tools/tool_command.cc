@@ -26,4 +26,24 @@ int Fail(std::string& err, std::string_view program, const std::string& message)
   return kExitBadInput;
 }
 
+StatusOr<std::string> OneOperand(const CommandLine& cl, std::string_view command,
+                                 std::string_view what) {
+  const size_t count = cl.operands.size() + cl.after_separator.size();
+  if (count != 1) {
+    return Status::Error("expected one " + std::string(what) + " (got " + std::to_string(count) +
+                         "; see benchprof " + std::string(command) + " --help)");
+  }
+  return cl.operands.empty() ? cl.after_separator[0] : cl.operands[0];
+}
+
+Status CheckHtmlOutput(const std::string& out, std::span<const NamedPath> inputs) {
+  if (out.empty()) return Status::Error("-o FILE is required (the HTML to write)");
+  for (const NamedPath& input : inputs) {
+    if (input.path.empty()) continue;
+    const NamedPath pair[] = {{"-o", out}, input};
+    if (Status distinct = CheckDistinctFiles(pair); !distinct.ok()) return distinct;
+  }
+  return Status();
+}
+
 }  // namespace benchprof::tools

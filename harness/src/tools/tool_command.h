@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "benchprof/flags.h"
+#include "common/file_identity.h"
+#include "common/status.h"
 
 namespace benchprof::tools {
 
@@ -56,6 +58,17 @@ std::string CommandHelp(std::string_view intro, const FlagSet& flags,
 std::optional<int> ParseSubcommand(const FlagSet& flags, std::span<const std::string> args,
                                    std::string_view intro, std::span<const ExitCodeInfo> exit_codes,
                                    CommandLine* cl, std::string& out, std::string& err);
+
+// The one file operand of a subcommand that takes exactly one (before or
+// after "--"), or the error "expected one `what` (got N; see benchprof
+// `command` --help)".
+StatusOr<std::string> OneOperand(const CommandLine& cl, std::string_view command,
+                                 std::string_view what);
+
+// Checks an HTML-writing subcommand's -o before any input is read: given,
+// and a file other than each of `inputs` (an input with an empty path is
+// not given). The inputs may name one file twice; the output may be none.
+Status CheckHtmlOutput(const std::string& out, std::span<const NamedPath> inputs);
 
 // Appends "`program`: `message`" to `err` as one line (control characters
 // in `message` become spaces, see OneLine) and returns kExitBadInput: the one

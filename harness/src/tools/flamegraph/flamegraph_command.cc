@@ -87,36 +87,26 @@ int RunFlamegraphCommand(const std::vector<std::string>& args, std::string& out,
   if (auto done = tools::ParseSubcommand(flags, args, kIntro, kExitCodes, &cl, out, err)) {
     return *done;
   }
-  std::vector<std::string> files = cl.operands;
-  files.insert(files.end(), cl.after_separator.begin(), cl.after_separator.end());
-  if (files.size() != 1) {
-    return Fail(err, "expected one profile (got " + std::to_string(files.size()) +
-                         "; see benchprof flamegraph --help)");
-  }
-  if (settings.out.empty()) return Fail(err, "-o FILE is required (the HTML to write)");
+  const StatusOr<std::string> file = tools::OneOperand(cl, "flamegraph", "profile");
+  if (!file.ok()) return Fail(err, file.status().message());
   std::optional<TagFocus> focus;
   if (!settings.tagfocus.empty()) {
     StatusOr<TagFocus> parsed = TagFocus::Parse(settings.tagfocus);
     if (!parsed.ok()) return Fail(err, "--tagfocus: " + parsed.status().message());
     focus = std::move(*parsed);
   }
-  // The output is checked before any input is read. The inputs may be one
-  // file (a profile against itself), the output may be neither.
-  for (const NamedPath& input :
-       {NamedPath{"input", files[0]}, NamedPath{"--diff_base", settings.diff_base}}) {
-    if (input.path.empty()) continue;
-    const NamedPath pair[] = {{"-o", settings.out}, input};
-    if (Status distinct = CheckDistinctFiles(pair); !distinct.ok()) {
-      return Fail(err, distinct.message());
-    }
+  // A profile against itself is allowed.
+  const NamedPath inputs[] = {{"input", *file}, {"--diff_base", settings.diff_base}};
+  if (Status checked = tools::CheckHtmlOutput(settings.out, inputs); !checked.ok()) {
+    return Fail(err, checked.message());
   }
   StatusOr<AtomicFile> output = AtomicFile::Create(settings.out);
   if (!output.ok()) return Fail(err, "-o: " + output.status().message());
 
-  StatusOr<encode::ProfileData> head = ReadProfileFile(files[0]);
+  StatusOr<encode::ProfileData> head = ReadProfileFile(*file);
   if (!head.ok()) return Fail(err, head.status().message());
   StatusOr<size_t> index = ChooseSampleIndex(*head, settings.sample_index);
-  if (!index.ok()) return Fail(err, files[0] + ": --sample_index: " + index.status().message());
+  if (!index.ok()) return Fail(err, *file + ": --sample_index: " + index.status().message());
   const encode::ValueTypeName& type = head->sample_types[*index];
   FlameTreeBuilder builder(type);
   builder.Add(*head, *index, focus ? &*focus : nullptr, false);
@@ -135,7 +125,7 @@ int RunFlamegraphCommand(const std::vector<std::string>& args, std::string& out,
   }
   FlameTree tree = std::move(builder).Finish();
   if (focus && tree.samples == 0) {
-    return Fail(err, files[0] + ": --tagfocus=" + focus->spec() + " matches no sample");
+    return Fail(err, *file + ": --tagfocus=" + focus->spec() + " matches no sample");
   }
   if (tree.differential && tree.nodes[0].base == 0) {
     // Still a graph: everything in the head is growth.
@@ -146,10 +136,10 @@ int RunFlamegraphCommand(const std::vector<std::string>& args, std::string& out,
            "\n";
   }
 
-  FlamePage page(files[0] + " — " + type.type);
+  FlamePage page(*file + " — " + type.type);
   std::string& html = page.html();
   html += "<h1>";
-  AppendHtmlEscaped(html, files[0]);
+  AppendHtmlEscaped(html, *file);
   if (tree.differential) {
     html += " against ";
     AppendHtmlEscaped(html, settings.diff_base);

@@ -81,29 +81,22 @@ int RunReportCommand(const std::vector<std::string>& args, std::string& out, std
   if (auto done = tools::ParseSubcommand(flags, args, kIntro, kExitCodes, &cl, out, err)) {
     return *done;
   }
-  std::vector<std::string> files = cl.operands;
-  files.insert(files.end(), cl.after_separator.begin(), cl.after_separator.end());
-  if (files.size() != 1) {
-    return Fail(err, "expected one result file (got " + std::to_string(files.size()) +
-                         "; see benchprof report --help)");
-  }
-  if (settings.out.empty()) return Fail(err, "-o FILE is required (the HTML to write)");
-  for (const NamedPath& input :
-       {NamedPath{"input", files[0]}, NamedPath{"--cpuprofile", settings.cpuprofile},
-        NamedPath{"--memprofile", settings.memprofile}, NamedPath{"--trace", settings.trace}}) {
-    if (input.path.empty()) continue;
-    const NamedPath pair[] = {{"-o", settings.out}, input};
-    if (Status distinct = CheckDistinctFiles(pair); !distinct.ok()) {
-      return Fail(err, distinct.message());
-    }
+  const StatusOr<std::string> file = tools::OneOperand(cl, "report", "result file");
+  if (!file.ok()) return Fail(err, file.status().message());
+  const NamedPath inputs[] = {{"input", *file},
+                              {"--cpuprofile", settings.cpuprofile},
+                              {"--memprofile", settings.memprofile},
+                              {"--trace", settings.trace}};
+  if (Status checked = tools::CheckHtmlOutput(settings.out, inputs); !checked.ok()) {
+    return Fail(err, checked.message());
   }
   StatusOr<AtomicFile> output = AtomicFile::Create(settings.out);
   if (!output.ok()) return Fail(err, "-o: " + output.status().message());
 
   RunReport report;
-  report.results_path = files[0];
+  report.results_path = *file;
   StatusOr<results::GbenchResults> parsed =
-      results::ReadGbenchFile(files[0], "benchprof report reads Google Benchmark JSON");
+      results::ReadGbenchFile(*file, "benchprof report reads Google Benchmark JSON");
   if (!parsed.ok()) return Fail(err, parsed.status().message());
   report.results = std::move(*parsed);
   for (auto [path, slot] : {std::pair{&settings.cpuprofile, &report.cpu},

@@ -101,13 +101,9 @@ int RunTraceSummaryCommand(const std::vector<std::string>& args, std::string& ou
   if (auto done = tools::ParseSubcommand(flags, args, kIntro, kExitCodes, &cl, out, err)) {
     return *done;
   }
-  std::vector<std::string> files = cl.operands;
-  files.insert(files.end(), cl.after_separator.begin(), cl.after_separator.end());
-  if (files.size() != 1) {
-    return Fail(err, "expected one trace file (got " + std::to_string(files.size()) +
-                         "; see benchprof trace-summary --help)");
-  }
-  const std::string& path = files[0];
+  const StatusOr<std::string> file = tools::OneOperand(cl, "trace-summary", "trace file");
+  if (!file.ok()) return Fail(err, file.status().message());
+  const std::string& path = *file;
 
   TraceSummarizer summarizer;
   const StatusOr<TraceFileInfo> info =

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <future>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -206,11 +207,13 @@ const char* CrashSignalName(int signal_number) {
   for (;;) pause();
 }
 
+// `ready` is fulfilled once crash reports can reach this thread.
 [[noreturn]] void WatchSignals(std::string program, sigset_t signals, int64_t timeout_ns,
-                               std::string timeout) {
+                               std::string timeout, std::promise<void>* ready) {
   MarkOwnThread();          // not in contention profiles
   collect::BecomeRunner();  // a paused runner: never counted in allocs/op
   SetCrashWatcher(gettid());
+  ready->set_value();
   // The interrupting signals, and the crash handlers' call.
   const sigset_t interrupting = signals;
   sigaddset(&signals, CrashReportSignal());
@@ -309,11 +312,15 @@ Status WatchForInterruption(const std::string& program, int64_t timeout_ns,
   static const bool at_fork = pthread_atfork(nullptr, nullptr, InForkedChild) == 0;
   (void)at_fork;
   InstallCrashHandlers();
+  // A benchmark that crashes at once (a short run on a loaded machine) must
+  // find the watcher in place, or it dies without its report.
+  std::promise<void> ready;
   try {
-    std::thread(WatchSignals, program, signals, timeout_ns, timeout).detach();
+    std::thread(WatchSignals, program, signals, timeout_ns, timeout, &ready).detach();
   } catch (const std::system_error& e) {
     return Status::Error(std::string("cannot start the signal watcher: ") + e.what());
   }
+  ready.get_future().wait();
   return Status();
 }
 

@@ -1,5 +1,6 @@
-// ASYNC-SIGNAL-SAFE and allocator context: CaptureStackInSignalHandler runs
-// in the SIGPROF handler, CaptureStack inside malloc. They call only
+// ASYNC-SIGNAL-SAFE and allocator context: CaptureStackInSignalHandler and
+// CaptureInterruptedStack run in signal handlers (SIGPROF, a crash, a
+// --timeout's thread dump), CaptureStack inside malloc. They call only
 // libunwind (unw_backtrace on threads whose cache is set up; otherwise
 // unw_init_local2 and unw_step, which libunwind documents as signal-safe for
 // local unwinding) and touch only the calling thread's flags.
@@ -14,6 +15,7 @@
 
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
+#include <ucontext.h>
 
 namespace benchprof::collect {
 namespace {
@@ -94,6 +96,25 @@ int CaptureStackInSignalHandler(void* signal_context, uintptr_t* frames, int max
   t_capturing = was_capturing;
   t_signal_walk = false;
   return captured;
+}
+
+int CaptureInterruptedStack(void* signal_context, uintptr_t* frames, int max_frames) {
+  // The handler's own frames (itself, the kernel's trampoline) and slack.
+  constexpr int kHandlerFrames = 8;
+  uintptr_t walked[kMaxInterruptedFrames + kHandlerFrames];
+  if (max_frames > kMaxInterruptedFrames) max_frames = kMaxInterruptedFrames;
+  const int captured = CaptureStackInSignalHandler(signal_context, walked, max_frames + kHandlerFrames);
+  const auto pc = static_cast<uintptr_t>(
+      static_cast<const ucontext_t*>(signal_context)->uc_mcontext.gregs[REG_RIP]);
+  int first = 0;
+  while (first < captured && walked[first] != pc) ++first;
+  if (captured <= 0 || first == captured) {
+    frames[0] = pc;
+    return 1;
+  }
+  int depth = 0;
+  for (int f = first; f < captured && depth < max_frames; ++f) frames[depth++] = walked[f];
+  return depth;
 }
 
 void WarmUpStackCapture() {

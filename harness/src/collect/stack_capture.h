@@ -56,6 +56,16 @@ int CaptureStack(uintptr_t* frames, int max_frames);
 // thread was interrupted (a handler re-entered).
 int CaptureStackInSignalHandler(void* signal_context, uintptr_t* frames, int max_frames);
 
+// The stack the signal interrupted, for a handler that reports it (a crash,
+// a --timeout's thread dump): as CaptureStackInSignalHandler, but starting
+// at the interrupted instruction, the handler's own frames dropped; at most
+// `max_frames` (at most kMaxInterruptedFrames). When the walk fails or does
+// not reach the interrupted frame (the thread was unwinding already), the
+// one frame is the interrupted instruction. Returns the number stored (at
+// least 1). Async-signal-safe.
+inline constexpr int kMaxInterruptedFrames = 128;
+int CaptureInterruptedStack(void* signal_context, uintptr_t* frames, int max_frames);
+
 // Sets up the unwinder on the calling thread (outside any handler), so that
 // captures in signal handlers take the fast path.
 void WarmUpStackCapture();

@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <signal.h>
 #include <sys/syscall.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -28,7 +27,6 @@ namespace benchprof::collect {
 namespace {
 
 constexpr int kMaxThreads = 1024;
-constexpr int kHandlerFrames = 8;  // the handler's own frames, and slack
 
 enum SlotState : int { kUnused = 0, kAsked = 1, kAnswered = 2 };
 
@@ -53,23 +51,7 @@ void OnStackSignal(int, siginfo_t*, void* context) {
         slot.state.load(std::memory_order_acquire) != kAsked) {
       continue;
     }
-    uintptr_t frames[kMaxThreadStackFrames + kHandlerFrames];
-    const int captured =
-        CaptureStackInSignalHandler(context, frames, kMaxThreadStackFrames + kHandlerFrames);
-    const auto pc =
-        static_cast<uintptr_t>(static_cast<const ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
-    // Drop the handler's frames, which come before the interrupted one.
-    int first = 0;
-    while (first < captured && frames[first] != pc) ++first;
-    int depth = 0;
-    if (captured > 0 && first < captured) {
-      for (int f = first; f < captured && depth < kMaxThreadStackFrames; ++f) {
-        slot.frames[depth++] = frames[f];
-      }
-    } else {
-      slot.frames[depth++] = pc;  // unwinding failed, or the thread was unwinding
-    }
-    slot.depth = depth;
+    slot.depth = CaptureInterruptedStack(context, slot.frames, kMaxThreadStackFrames);
     slot.state.store(kAnswered, std::memory_order_release);
     break;
   }

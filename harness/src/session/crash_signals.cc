@@ -10,7 +10,6 @@
 #include <signal.h>
 #include <sys/syscall.h>
 #include <time.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -27,7 +26,6 @@ namespace {
 
 constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 constexpr int kMaxFrames = 64;
-constexpr int kHandlerFrames = 8;
 
 std::atomic<pid_t> g_watcher{0};
 // The first crash wins; another thread that crashes meanwhile waits.
@@ -99,19 +97,7 @@ void OnCrash(int signal_number, siginfo_t* info, void* context) {
   }
   const pid_t watcher = g_watcher.load();
   if (watcher != 0) {
-    uintptr_t frames[kMaxFrames + kHandlerFrames];
-    const int captured =
-        collect::CaptureStackInSignalHandler(context, frames, kMaxFrames + kHandlerFrames);
-    const auto pc =
-        static_cast<uintptr_t>(static_cast<const ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
-    int first = 0;
-    while (first < captured && frames[first] != pc) ++first;
-    int depth = 0;
-    if (captured > 0 && first < captured) {
-      for (int f = first; f < captured && depth < kMaxFrames; ++f) g_frames[depth++] = frames[f];
-    } else {
-      g_frames[depth++] = pc;
-    }
+    const int depth = collect::CaptureInterruptedStack(context, g_frames, kMaxFrames);
     g_depth = depth;
     g_signal = signal_number;
     g_fault_address = reinterpret_cast<uintptr_t>(info->si_addr);

@@ -12,15 +12,9 @@
 
 namespace benchprof::compare {
 
-using flamegraph::AppendHtmlEscaped;
+using flamegraph::HtmlEscaped;
 
 namespace {
-
-std::string Escaped(std::string_view text) {
-  std::string out;
-  AppendHtmlEscaped(out, text);
-  return out;
-}
 
 // The class of a table row, from its gate cell.
 std::string_view RowClass(const TableRow& row) {
@@ -39,7 +33,7 @@ void AppendTable(const MetricTable& table, std::string& html) {
     html += row_class.empty() ? "<tr>" : "<tr class=\"" + std::string(row_class) + "\">";
     for (size_t i = 0; i < row.cells.size(); ++i) {
       const char* tag = r == 0 ? "th" : "td";
-      std::string cell = Escaped(row.cells[i]);
+      std::string cell = HtmlEscaped(row.cells[i]);
       if (r != 0 && row.regression && i + 1 == row.cells.size()) cell = "<b>" + cell + "</b>";
       html += std::string("<") + tag + ">" + cell + "</" + tag + ">";
     }
@@ -52,7 +46,7 @@ void AppendList(const char* title, const std::vector<std::string>& lines, std::s
   if (lines.empty()) return;
   html += "<h2>" + std::string(title) + "</h2>\n<ul>\n";
   for (size_t i = 0; i < lines.size() && i < kMaxListedWarnings; ++i) {
-    html += "<li>" + Escaped(lines[i]) + "</li>\n";
+    html += "<li>" + HtmlEscaped(lines[i]) + "</li>\n";
   }
   if (lines.size() > kMaxListedWarnings) {
     html += "<li>… " + std::to_string(lines.size() - kMaxListedWarnings) + " more</li>\n";
@@ -86,8 +80,8 @@ void AppendDiff(const ProfilePair& pair, const std::string& benchmark,
   }
   const flamegraph::FlameTree tree = std::move(builder).Finish();
   if (tree.samples == 0 || tree.base_samples == 0) return;
-  page.html() += "<h4>" + Escaped(Paths(pair.head)) + " against " + Escaped(Paths(pair.base)) +
-                 ": " + Escaped(flamegraph::DescribeTotal(tree)) + "</h4>\n";
+  page.html() += "<h4>" + HtmlEscaped(Paths(pair.head)) + " against " + HtmlEscaped(Paths(pair.base)) +
+                 ": " + HtmlEscaped(flamegraph::DescribeTotal(tree)) + "</h4>\n";
   page.AppendGraph(tree);
 }
 
@@ -96,18 +90,18 @@ void AppendDiff(const ProfilePair& pair, const std::string& benchmark,
 std::string HtmlReport(const Comparison& c, const HtmlProfiles& profiles) {
   flamegraph::FlamePage page("benchprof compare: " + std::string(VerdictName(c.verdict)));
   std::string& html = page.html();
-  html += "<h1>benchprof compare: " + Escaped(VerdictName(c.verdict)) + "</h1>\n";
-  html += "<p class=\"meta\">base: " + Escaped(FileList(c.base_files)) +
-          Escaped(GbenchVersionSuffix(c.base_gbench_versions)) +
-          " · head: " + Escaped(FileList(c.head_files)) +
-          Escaped(GbenchVersionSuffix(c.head_gbench_versions)) + "</p>\n";
+  html += "<h1>benchprof compare: " + HtmlEscaped(VerdictName(c.verdict)) + "</h1>\n";
+  html += "<p class=\"meta\">base: " + HtmlEscaped(FileList(c.base_files)) +
+          HtmlEscaped(GbenchVersionSuffix(c.base_gbench_versions)) +
+          " · head: " + HtmlEscaped(FileList(c.head_files)) +
+          HtmlEscaped(GbenchVersionSuffix(c.head_gbench_versions)) + "</p>\n";
   if (const std::string note = GbenchVersionNote(c); !note.empty()) {
-    html += "<p>Note: " + Escaped(note) + "</p>\n";
+    html += "<p>Note: " + HtmlEscaped(note) + "</p>\n";
   }
   for (const MetricTable& table : MetricTables(c)) AppendTable(table, html);
   if (!c.rows.empty()) {
     const std::vector<std::string> legend = Legend(c);
-    html += "<p class=\"meta\">" + Escaped(legend[0]) + "<br>\n" + Escaped(legend[1]) + "</p>\n";
+    html += "<p class=\"meta\">" + HtmlEscaped(legend[0]) + "<br>\n" + HtmlEscaped(legend[1]) + "</p>\n";
   }
   for (const auto& [title, outcome] : kFindingSections) {
     std::vector<std::string> lines;
@@ -120,7 +114,7 @@ std::string HtmlReport(const Comparison& c, const HtmlProfiles& profiles) {
   std::vector<std::string> warnings = c.verdict_notes;
   for (const std::string& w : AllWarnings(c)) warnings.push_back(w);
   AppendList("Warnings", warnings, html);
-  html += "<p><b>Verdict: " + Escaped(VerdictLine(c)) + "</b></p>\n";
+  html += "<p><b>Verdict: " + HtmlEscaped(VerdictLine(c)) + "</b></p>\n";
 
   if (profiles.cpu || profiles.heap) {
     std::vector<std::string> regressed;
@@ -133,7 +127,7 @@ std::string HtmlReport(const Comparison& c, const HtmlProfiles& profiles) {
     html += "<h2>Profiles of the regressions</h2>\n";
     if (regressed.empty()) html += "<p class=\"meta\">No regression.</p>\n";
     for (const std::string& benchmark : regressed) {
-      html += "<section><h3>" + Escaped(benchmark) + "</h3>\n";
+      html += "<section><h3>" + HtmlEscaped(benchmark) + "</h3>\n";
       const size_t before = html.size();
       for (const auto* pair : {&profiles.cpu, &profiles.heap}) {
         if (*pair) AppendDiff(**pair, benchmark, page);

@@ -67,6 +67,12 @@ void AppendHtmlEscaped(std::string& out, std::string_view text) {
   }
 }
 
+std::string HtmlEscaped(std::string_view text) {
+  std::string out;
+  AppendHtmlEscaped(out, text);
+  return out;
+}
+
 FlamePage::FlamePage(std::string_view title) {
   html_ =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"

@@ -46,6 +46,9 @@ namespace benchprof::flamegraph {
 // quoted attribute values.
 void AppendHtmlEscaped(std::string& out, std::string_view text);
 
+// `text` escaped as AppendHtmlEscaped does.
+std::string HtmlEscaped(std::string_view text);
+
 // "cpu 1.29s (40 stacks)": the sample type, the tree's total and the
 // number of profile samples (distinct stacks and labels) in it, for a
 // caption; a differential tree adds the base's.

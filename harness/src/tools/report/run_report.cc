@@ -15,15 +15,10 @@
 namespace benchprof::report {
 
 using flamegraph::AppendHtmlEscaped;
+using flamegraph::HtmlEscaped;
 using results::GbenchRow;
 
 namespace {
-
-std::string Escaped(std::string_view text) {
-  std::string out;
-  AppendHtmlEscaped(out, text);
-  return out;
-}
 
 bool ShownRow(const GbenchRow& row) {
   return !row.aggregate || row.aggregate_name == "mean" || row.aggregate_name == "median" ||
@@ -86,7 +81,7 @@ void AppendResultsTable(const RunReport& report, const std::vector<std::string>&
   html +=
       "<h2>Results</h2>\n<div class=\"wide\"><table>\n<tr><th>Benchmark</th><th>Time</th>"
       "<th>CPU</th><th>Iterations</th>";
-  for (const std::string& c : counters) html += "<th>" + Escaped(c) + "</th>";
+  for (const std::string& c : counters) html += "<th>" + HtmlEscaped(c) + "</th>";
   html += "</tr>\n";
   for (const GbenchRow& row : report.results.rows) {
     if (!ShownRow(row)) continue;
@@ -94,21 +89,21 @@ void AppendResultsTable(const RunReport& report, const std::vector<std::string>&
     const auto linked = std::find(with_profiles.begin(), with_profiles.end(), row.run_name);
     if (linked != with_profiles.end() && !row.aggregate) {
       html += "<a href=\"#" + SectionId(static_cast<size_t>(linked - with_profiles.begin())) +
-              "\">" + Escaped(row.name) + "</a>";
+              "\">" + HtmlEscaped(row.name) + "</a>";
     } else {
-      html += Escaped(row.name);
+      html += HtmlEscaped(row.name);
     }
     html += "</td>";
     if (!row.measured()) {
       const std::string why =
           row.error ? "error: " + row.error_message : "skipped: " + row.skip_message;
       html += "<td colspan=\"" + std::to_string(3 + counters.size()) + "\">" +
-              Escaped(tools::OneLine(why)) + "</td></tr>\n";
+              HtmlEscaped(tools::OneLine(why)) + "</td></tr>\n";
       continue;
     }
     if (row.has_times) {
-      html += "<td>" + Escaped(tools::FormatDuration(row.real_ns)) + "</td><td>" +
-              Escaped(tools::FormatDuration(row.cpu_ns)) + "</td>";
+      html += "<td>" + HtmlEscaped(tools::FormatDuration(row.real_ns)) + "</td><td>" +
+              HtmlEscaped(tools::FormatDuration(row.cpu_ns)) + "</td>";
     } else {
       html += "<td>—</td><td>—</td>";
     }
@@ -118,7 +113,7 @@ void AppendResultsTable(const RunReport& report, const std::vector<std::string>&
       const auto it = std::find_if(row.counters.begin(), row.counters.end(),
                                    [&](const auto& counter) { return counter.first == c; });
       html += "<td>" +
-              (it == row.counters.end() ? std::string() : Escaped(CounterCell(c, it->second))) +
+              (it == row.counters.end() ? std::string() : HtmlEscaped(CounterCell(c, it->second))) +
               "</td>";
     }
     html += "</tr>\n";
@@ -135,7 +130,7 @@ void AppendGraph(const ProfileSource& source, std::string_view benchmark,
   const flamegraph::FlameTree tree = flamegraph::BenchmarkTree(source.profile, *index, benchmark);
   if (tree.samples == 0) return;
   html +=
-      "<h4>" + Escaped(source.path) + ": " + Escaped(flamegraph::DescribeTotal(tree)) + "</h4>\n";
+      "<h4>" + HtmlEscaped(source.path) + ": " + HtmlEscaped(flamegraph::DescribeTotal(tree)) + "</h4>\n";
   page.AppendGraph(tree);
 }
 
@@ -166,7 +161,7 @@ std::string RenderRunReport(const RunReport& report) {
 
   flamegraph::FlamePage page("benchprof report: " + report.results_path);
   std::string& html = page.html();
-  html += "<h1>" + Escaped(report.results_path) + "</h1>\n";
+  html += "<h1>" + HtmlEscaped(report.results_path) + "</h1>\n";
   AppendContext(report, html);
   AppendResultsTable(report, with_profiles, html);
 
@@ -183,7 +178,7 @@ std::string RenderRunReport(const RunReport& report) {
       }
     }
     for (size_t i = 0; i < with_profiles.size(); ++i) {
-      html += "<section id=\"" + SectionId(i) + "\"><h3>" + Escaped(with_profiles[i]) + "</h3>\n";
+      html += "<section id=\"" + SectionId(i) + "\"><h3>" + HtmlEscaped(with_profiles[i]) + "</h3>\n";
       for (const auto* source : {&report.cpu, &report.heap}) {
         if (*source) AppendGraph(**source, with_profiles[i], page);
       }
@@ -191,7 +186,7 @@ std::string RenderRunReport(const RunReport& report) {
     }
   }
   if (report.trace) {
-    html += "<h2>Trace: " + Escaped(report.trace_path) + "</h2>\n<pre>";
+    html += "<h2>Trace: " + HtmlEscaped(report.trace_path) + "</h2>\n<pre>";
     AppendHtmlEscaped(html, trace_summary::RenderTraceSummary(
                                 *report.trace, trace_summary::TraceSummaryFormat::kText));
     html += "</pre>\n";

@@ -14,6 +14,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <regex>
 #include <string>
 #include <thread>
 #include <utility>
@@ -497,9 +500,17 @@ TEST(InterruptionTest, OutOfFileDescriptorsEachOutputWrittenOrNamed) {
     }
     ++refused;
     // 4: bench could not write an output, or the library gave up mid-run;
-    // 2: an output could not be created before the run.
+    // 2: an output could not be created before the run: nothing ran, nothing
+    // is written, and the one line names that output.
     EXPECT_TRUE(run.exit_code == 4 || run.exit_code == 2) << run.exit_code << run.stderr_text;
     for (const std::string& name : files) EXPECT_FALSE(name.starts_with('.')) << name;
+    if (run.exit_code == 2) {
+      EXPECT_TRUE(files.empty()) << run.stderr_text;
+      EXPECT_EQ(std::count(run.stderr_text.begin(), run.stderr_text.end(), '\n'), 1)
+          << run.stderr_text;
+      EXPECT_NE(run.stderr_text.find(dir.path()), std::string::npos) << run.stderr_text;
+      continue;
+    }
     for (const std::string& name : OutputFiles()) {
       if (std::find(files.begin(), files.end(), name) != files.end()) continue;
       EXPECT_TRUE(run.stderr_text.find(dir.File(name)) != std::string::npos ||
@@ -509,6 +520,32 @@ TEST(InterruptionTest, OutOfFileDescriptorsEachOutputWrittenOrNamed) {
     }
   }
   EXPECT_GT(refused, 0) << "no limit was low enough to fail";
+}
+
+// A program a benchmark starts (posix_spawn, system()) gets the signals as
+// bench got them: SIGINT, SIGTERM and SIGHUP neither blocked (it would
+// ignore Ctrl-C and outlive the run) nor handled, SIGPIPE and SIGXFSZ not
+// ignored. (Before, all three were blocked in every thread, and the spawned
+// program inherited that mask.)
+TEST(InterruptionTest, AProgramABenchmarkStartsGetsDefaultSignals) {
+  TempDir dir;
+  const std::string masks = dir.File("masks");
+  const ProcessResult run = RunProcess(
+      {"/usr/bin/env", "BENCHPROF_TEST_SPAWN_OUT=" + masks, INTERRUPT_FIXTURE_BENCH_PATH,
+       "--benchmark_filter=Spawn", "--benchmark_out=" + dir.File("out.json")});
+  ASSERT_EQ(run.exit_code, 0) << run.stderr_text;
+  const std::string text = ReadFile(masks);
+  std::smatch blocked, ignored;
+  ASSERT_TRUE(std::regex_search(text, blocked, std::regex("SigBlk:\\s*([0-9a-f]+)"))) << text;
+  ASSERT_TRUE(std::regex_search(text, ignored, std::regex("SigIgn:\\s*([0-9a-f]+)"))) << text;
+  const uint64_t blocked_mask = std::stoull(blocked[1], nullptr, 16);
+  const uint64_t ignored_mask = std::stoull(ignored[1], nullptr, 16);
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+    EXPECT_EQ(blocked_mask >> (signal_number - 1) & 1, 0u) << strsignal(signal_number);
+  }
+  for (const int signal_number : {SIGPIPE, SIGXFSZ}) {
+    EXPECT_EQ(ignored_mask >> (signal_number - 1) & 1, 0u) << strsignal(signal_number);
+  }
 }
 
 TEST(InterruptionTest, AReaderOfStdoutThatLeavesDoesNotCostTheResultFile) {

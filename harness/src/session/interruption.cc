@@ -1,16 +1,24 @@
+// ASYNC-SIGNAL-SAFE: OnInterruptingSignal() and OnDroppedSignal() run as
+// signal handlers on any thread; they only write one byte into a pipe and
+// keep errno. Everything else here runs on ordinary threads.
 #include "session/interruption.h"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/signalfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <future>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -51,6 +59,17 @@ constexpr int kStderrLockAttempts = 100;
 // How long a timeout waits for the threads to answer with their stacks.
 constexpr auto kStackWait = std::chrono::milliseconds(500);
 
+// The interrupting signals reach the watcher through a pipe that their
+// handler writes the signal's number into. Not by blocking them in every
+// thread and waiting with sigwait: a blocked signal stays blocked in a
+// program a benchmark starts (posix_spawn, system()), which then ignores
+// Ctrl-C and outlives the run. A handled signal is reset to its default
+// action by exec. Read end, write end; both close on exec.
+int g_signal_pipe[2] = {-1, -1};
+// The crash handlers' call (CrashReportSignal(), blocked in every thread),
+// as a file descriptor the watcher polls with the pipe.
+int g_crash_fd = -1;
+
 // The interrupting signals this process did not inherit as ignored: under
 // `nohup`, SIGHUP stays ignored.
 sigset_t InterruptingSignals() {
@@ -64,6 +83,56 @@ sigset_t InterruptingSignals() {
     sigaddset(&signals, signal_number);
   }
   return signals;
+}
+
+// Async-signal-safe: one byte, the signal's number, into the pipe.
+void OnInterruptingSignal(int signal_number) {
+  const int saved_errno = errno;
+  const auto byte = static_cast<unsigned char>(signal_number);
+  const ssize_t ignored = write(g_signal_pipe[1], &byte, 1);
+  (void)ignored;
+  errno = saved_errno;
+}
+
+// SIGPIPE and SIGXFSZ are caught and dropped, not ignored: the failed write
+// returns EPIPE or EFBIG as it would under SIG_IGN, and a program a
+// benchmark starts gets the default action back at exec.
+void OnDroppedSignal(int) {}
+
+// Installs `handler` for `signal_number`, with the interrupting signals
+// blocked while it runs (two signals at once reach the pipe in the order
+// the kernel delivers them, lowest number first). Returns errno's value.
+int Handle(int signal_number, void (*handler)(int)) {
+  struct sigaction action;
+  std::memset(&action, 0, sizeof action);
+  action.sa_handler = handler;
+  action.sa_flags = SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  for (const int blocked : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&action.sa_mask, blocked);
+  return sigaction(signal_number, &action, nullptr) == 0 ? 0 : errno;
+}
+
+// Waits up to `timeout_ms` (-1: for ever) for an interrupting signal, or
+// with `crashes`, also for the crash handlers' call. Returns the signal's
+// number (CrashReportSignal() for a crash), or 0 when the time is up.
+int WaitForSignal(int timeout_ms, bool crashes) {
+  for (;;) {
+    pollfd fds[2] = {{g_signal_pipe[0], POLLIN, 0}, {g_crash_fd, POLLIN, 0}};
+    const int ready = poll(fds, crashes && g_crash_fd >= 0 ? 2 : 1, timeout_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) return 0;
+    if ((fds[0].revents & POLLIN) != 0) {
+      unsigned char byte = 0;
+      if (read(g_signal_pipe[0], &byte, 1) == 1) return byte;
+    }
+    if (crashes && (fds[1].revents & POLLIN) != 0) {
+      signalfd_siginfo info;
+      if (read(g_crash_fd, &info, sizeof info) == sizeof info) {
+        return static_cast<int>(info.ssi_signo);
+      }
+    }
+    if (timeout_ms == 0) return 0;
+  }
 }
 
 // Removes every temporary, prints `program: line`, and ends the process.
@@ -93,9 +162,8 @@ std::string NothingWritten(bool locked) {
 // The outputs are written from what was collected while the benchmarks
 // still run; a second signal abandons that. `what` starts the last line
 // ("interrupted by SIGINT"); `reason` marks the files.
-[[noreturn]] void SalvageAndExit(const std::string& program, const sigset_t& signals,
-                                 const std::string& what, const std::string& reason,
-                                 int exit_code) {
+[[noreturn]] void SalvageAndExit(const std::string& program, const std::string& what,
+                                 const std::string& reason, int exit_code) {
   struct Outcome {
     std::atomic<bool> done{false};
     std::optional<StatusOr<std::string>> result;
@@ -113,10 +181,8 @@ std::string NothingWritten(bool locked) {
     ExitNow(program, exit_code,
             what + "; cannot write the outputs (" + e.what() + "); " + NothingWritten(false));
   }
-  const timespec poll{0, 20'000'000};
   for (;;) {
-    siginfo_t info;
-    const int second = sigtimedwait(&signals, &info, &poll);
+    const int second = WaitForSignal(/*timeout_ms=*/20, /*crashes=*/false);
     if (second > 0) {
       const bool locked = LockWithin(g_commit_mutex, kCommitWait);
       ExitNow(program, 128 + second,
@@ -130,11 +196,11 @@ std::string NothingWritten(bool locked) {
 }
 
 // What the watcher does with a signal or the timeout, wherever the run is.
-[[noreturn]] void Interrupt(const std::string& program, const sigset_t& signals,
-                            const std::string& what, const std::string& reason, int exit_code) {
+[[noreturn]] void Interrupt(const std::string& program, const std::string& what,
+                            const std::string& reason, int exit_code) {
   int phase = kRunning;
   if (g_phase.compare_exchange_strong(phase, kSalvaging)) {
-    SalvageAndExit(program, signals, what, reason, exit_code);
+    SalvageAndExit(program, what, reason, exit_code);
   }
   if (phase == kWriting) {
     const bool locked = LockWithin(g_commit_mutex, kCommitWait);
@@ -144,14 +210,13 @@ std::string NothingWritten(bool locked) {
 }
 
 // --timeout expired: what runs, and every thread's stack, then as a signal.
-[[noreturn]] void TimeOut(const std::string& program, const sigset_t& signals,
-                          const std::string& timeout) {
+[[noreturn]] void TimeOut(const std::string& program, const std::string& timeout) {
   std::string report = program + ": timed out after " + timeout + " (--timeout)";
   if (g_phase.load() == kRunning && g_running) report += "; running " + g_running();
   report += "\n" + DescribeThreadStacks(collect::CaptureThreadStacks(kStackWait));
   const ssize_t ignored = write(STDERR_FILENO, report.data(), report.size());
   (void)ignored;
-  Interrupt(program, signals, "timed out (--timeout=" + timeout + ")", "--timeout=" + timeout,
+  Interrupt(program, "timed out (--timeout=" + timeout + ")", "--timeout=" + timeout,
             kExitTimeout);
 }
 
@@ -208,35 +273,28 @@ const char* CrashSignalName(int signal_number) {
 }
 
 // `ready` is fulfilled once crash reports can reach this thread.
-[[noreturn]] void WatchSignals(std::string program, sigset_t signals, int64_t timeout_ns,
-                               std::string timeout, std::promise<void>* ready) {
+[[noreturn]] void WatchSignals(std::string program, int64_t timeout_ns, std::string timeout,
+                               std::promise<void>* ready) {
   MarkOwnThread();          // not in contention profiles
   collect::BecomeRunner();  // a paused runner: never counted in allocs/op
   SetCrashWatcher(gettid());
   ready->set_value();
-  // The interrupting signals, and the crash handlers' call.
-  const sigset_t interrupting = signals;
-  sigaddset(&signals, CrashReportSignal());
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(timeout_ns);
   int signal_number = 0;
   for (;;) {
     if (signal_number == CrashReportSignal()) ReportCrash(program);
     if (signal_number != 0) break;
-    if (timeout_ns <= 0) {
-      if (sigwait(&signals, &signal_number) != 0) signal_number = 0;
-      continue;
+    int wait_ms = -1;
+    if (timeout_ns > 0) {
+      const int64_t left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                               deadline - std::chrono::steady_clock::now())
+                               .count();
+      if (left <= 0) TimeOut(program, timeout);
+      wait_ms = static_cast<int>(std::min<int64_t>(left, 60'000));
     }
-    const int64_t left = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                             deadline - std::chrono::steady_clock::now())
-                             .count();
-    if (left <= 0) TimeOut(program, interrupting, timeout);
-    const timespec wait{static_cast<time_t>(left / 1'000'000'000),
-                        static_cast<long>(left % 1'000'000'000)};
-    siginfo_t info;
-    if (const int taken = sigtimedwait(&signals, &info, &wait); taken > 0) signal_number = taken;
+    signal_number = WaitForSignal(wait_ms, /*crashes=*/true);
   }
-  Interrupt(program, interrupting,
-            std::string("interrupted by ") + InterruptingSignalName(signal_number),
+  Interrupt(program, std::string("interrupted by ") + InterruptingSignalName(signal_number),
             InterruptingSignalName(signal_number), 128 + signal_number);
 }
 
@@ -248,19 +306,23 @@ int g_guard_exit_code = 1;
 
 pid_t g_guard_pid = 0;  // the process that armed the guard
 
-// What a benchmark's forked child must not inherit: the blocked signals
-// (its children would keep them blocked even after exec), the ignored
-// SIGPIPE, and the exit guard (its exit() is its own, and the temporaries
-// it would remove are its parent's).
+// What a benchmark's forked child must not inherit: the handlers (its
+// signals would reach the parent's watcher through the shared pipe), the
+// blocked crash signal, and the exit guard (its exit() is its own, and the
+// temporaries it would remove are its parent's).
+sigset_t g_handled_signals;  // the interrupting signals given a handler
+bool g_dropping_sigpipe = false;
+bool g_dropping_sigxfsz = false;
 sigset_t g_blocked_signals;
-bool g_restore_sigpipe = false;
-bool g_restore_sigxfsz = false;
 
 void InForkedChild() {
   g_guarding.store(false);
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+    if (sigismember(&g_handled_signals, signal_number) == 1) signal(signal_number, SIG_DFL);
+  }
+  if (g_dropping_sigpipe) signal(SIGPIPE, SIG_DFL);
+  if (g_dropping_sigxfsz) signal(SIGXFSZ, SIG_DFL);
   pthread_sigmask(SIG_UNBLOCK, &g_blocked_signals, nullptr);
-  if (g_restore_sigpipe) signal(SIGPIPE, SIG_DFL);
-  if (g_restore_sigxfsz) signal(SIGXFSZ, SIG_DFL);
 }
 
 void OnExit() {
@@ -298,17 +360,42 @@ LibraryExitGuard::~LibraryExitGuard() { g_guarding.store(false); }
 Status WatchForInterruption(const std::string& program, int64_t timeout_ns,
                             const std::string& timeout) {
   NoteInterruptionsHandled();  // <benchprof/files.h>'s HandleInterruptions: bench's own
-  const sigset_t signals = InterruptingSignals();
-  sigset_t blocked = signals;
-  sigaddset(&blocked, CrashReportSignal());  // only the watcher takes it
+  if (pipe2(g_signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+    return Status::Error(std::string("cannot create the signal pipe: ") + std::strerror(errno));
+  }
+  // The crash handlers' call is for the watcher only: blocked everywhere,
+  // read from a signalfd.
+  sigset_t blocked;
+  sigemptyset(&blocked);
+  sigaddset(&blocked, CrashReportSignal());
   if (const int error = pthread_sigmask(SIG_BLOCK, &blocked, nullptr); error != 0) {
-    return Status::Error(std::string("cannot block interrupting signals: ") + std::strerror(error));
+    return Status::Error(std::string("cannot block the crash signal: ") + std::strerror(error));
   }
   g_blocked_signals = blocked;
-  g_restore_sigpipe = signal(SIGPIPE, SIG_IGN) == SIG_DFL;
+  g_crash_fd = signalfd(-1, &blocked, SFD_CLOEXEC);
+  if (g_crash_fd < 0) {
+    return Status::Error(std::string("cannot watch for crashes: ") + std::strerror(errno));
+  }
+  g_handled_signals = InterruptingSignals();
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+    if (sigismember(&g_handled_signals, signal_number) != 1) continue;
+    if (const int error = Handle(signal_number, OnInterruptingSignal); error != 0) {
+      return Status::Error(std::string("cannot handle ") + InterruptingSignalName(signal_number) +
+                           ": " + std::strerror(error));
+    }
+  }
   // Past `ulimit -f`, a write fails with EFBIG (reported, the previous file
-  // kept) instead of the signal killing the process mid-write.
-  g_restore_sigxfsz = signal(SIGXFSZ, SIG_IGN) == SIG_DFL;
+  // kept) instead of the signal killing the process mid-write. A signal
+  // inherited as ignored stays so.
+  const auto drop = [](int signal_number) {
+    struct sigaction current;
+    if (sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) {
+      return false;
+    }
+    return Handle(signal_number, OnDroppedSignal) == 0;
+  };
+  g_dropping_sigpipe = drop(SIGPIPE);
+  g_dropping_sigxfsz = drop(SIGXFSZ);
   static const bool at_fork = pthread_atfork(nullptr, nullptr, InForkedChild) == 0;
   (void)at_fork;
   InstallCrashHandlers();
@@ -316,7 +403,7 @@ Status WatchForInterruption(const std::string& program, int64_t timeout_ns,
   // find the watcher in place, or it dies without its report.
   std::promise<void> ready;
   try {
-    std::thread(WatchSignals, program, signals, timeout_ns, timeout, &ready).detach();
+    std::thread(WatchSignals, program, timeout_ns, timeout, &ready).detach();
   } catch (const std::system_error& e) {
     return Status::Error(std::string("cannot start the signal watcher: ") + e.what());
   }

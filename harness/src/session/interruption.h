@@ -1,7 +1,9 @@
 // What bench does when it is interrupted (SIGINT, SIGTERM, SIGHUP).
 //
-// A watcher thread takes the signals (they are blocked in every other
-// thread). What the first one does depends on where the run is:
+// Their handler hands them to a watcher thread (through a pipe: a signal
+// blocked in every thread would stay blocked in a program a benchmark
+// starts, which would then ignore Ctrl-C and outlive the run). What the
+// first one does depends on where the run is:
 //   * before the benchmarks start: every temporary is removed, the previous
 //     output files stay;
 //   * while they run: the outputs are written from what was collected so far
@@ -24,10 +26,12 @@
 // watcher writes, then dies of its signal). If the library calls exit()
 // mid-run, LibraryExitGuard cleans up the same way.
 //
-// SIGPIPE is ignored: when whatever reads stdout goes away (`| head -1`),
-// the console output stops but the run completes and --benchmark_out and
-// the profiles are written. SIGXFSZ is ignored: a write past `ulimit -f`
-// fails like one on a full disk (exit 4, the previous file kept).
+// SIGPIPE is caught and dropped: when whatever reads stdout goes away
+// (`| head -1`), the console output stops but the run completes and
+// --benchmark_out and the profiles are written. SIGXFSZ too: a write past
+// `ulimit -f` fails like one on a full disk (exit 4, the previous file
+// kept). Caught rather than ignored, so that a program a benchmark starts
+// gets both back at their default action.
 //
 //   WatchForInterruption("bench");   // first thing, before any thread starts
 //   BeginBenchmarks([&](const std::string& reason) { ... write, CommitTogether ... });
@@ -36,8 +40,8 @@
 //   ... write the outputs ...; CommitTogether([&] { ... renames ... });
 //
 // Thread-safety: call WatchForInterruption once, from main() before any
-// other thread exists (the signal mask it sets is inherited by every thread
-// created after); BeginBenchmarks and EndBenchmarks from the main thread.
+// other thread exists (it blocks the crash handlers' signal, and threads
+// inherit that mask); BeginBenchmarks and EndBenchmarks from the main thread.
 #ifndef BENCHPROF_SESSION_INTERRUPTION_H_
 #define BENCHPROF_SESSION_INTERRUPTION_H_
 
@@ -55,9 +59,10 @@ namespace benchprof::session {
 // ("interrupted by SIGINT; " + it), or an error for that line.
 using Salvage = std::function<StatusOr<std::string>(const std::string& reason)>;
 
-// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread (and so in every
-// thread it starts later), starts the thread that waits for them, and
-// ignores SIGPIPE. `program` names the process in the message.
+// Installs the handlers of SIGINT, SIGTERM and SIGHUP (and drops SIGPIPE
+// and SIGXFSZ), the crash handlers, and starts the thread that acts on
+// them; returns once that thread is in place. `program` names the process
+// in the message.
 //
 // `timeout_ns` > 0 (--timeout=`timeout`): that long from now, the watcher
 // prints which benchmark runs and every thread's symbolized stack

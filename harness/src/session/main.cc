@@ -282,7 +282,7 @@ int Run(const std::string& program, const Request& request) {
   if (Status watching = session::WatchForInterruption(program, request.options.timeout_ns,
                                                       request.options.timeout);
       !watching.ok()) {
-    return Fail(program, watching.message(), kExitHarnessFailure);
+    return Fail(program, watching.message() + "; no output file written", kExitHarnessFailure);
   }
   const session::LibraryExitGuard library_exit(program, kExitHarnessFailure);
   StatusOr<Outputs> outputs = OpenOutputs(request);

@@ -58,6 +58,9 @@ cmake -S "$source_dir/tests/consumer" -B "$work/subdirectory" -G Ninja \
   -DCMAKE_PREFIX_PATH="$prefix_path" \
   -DBENCHPROF_SOURCE_DIR="$source_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$work/subdirectory" >/dev/null
+# The project's build compiles only what its benchmarks link.
+[ ! -e "$work/subdirectory/benchprof/harness/src/tools/benchprof" ] ||
+  fail "add_subdirectory built the benchprof tool, which nothing asked for"
 check_version "$work/subdirectory/my_bench" "$built_against"
 check "$work/subdirectory/my_bench"
 

@@ -1,5 +1,5 @@
 // Whether the test binary is built with AddressSanitizer or ThreadSanitizer.
-// There each event costs 10–100 times more, so volume tests run a tenth of
+// There each event costs 10–100 times more, so volume tests run a fraction of
 // their volume: the ordinary builds check the volume, the sanitizer builds
 // the code paths.
 #ifndef BENCHPROF_TESTS_SUPPORT_SANITIZER_BUILD_H_

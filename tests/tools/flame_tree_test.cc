@@ -1,7 +1,10 @@
 // The flame graph's tree and its HTML data: frames merged by function name
 // along each stack (root first), inline frames expanded innermost-last,
 // values summed per sample type, pprof's sample-type and -tagfocus rules,
-// the base side of differential trees, and deterministic output.
+// the base side of differential trees and its normalised change, and
+// deterministic output. The SVG document: well-formed XML whose frames nest
+// and sum to the tree's, names escaped, narrow frames left out, the
+// differential colours.
 #include "tools/flamegraph/flame_tree.h"
 
 #include <gtest/gtest.h>
@@ -16,6 +19,7 @@
 #include "encode/profile_data.h"
 #include "flamegraph_test_data.h"
 #include "tools/flamegraph/flame_html.h"
+#include "tools/flamegraph/flame_svg.h"
 
 namespace benchprof::flamegraph {
 namespace {
@@ -186,6 +190,137 @@ TEST(FlameHtmlTest, EmbeddedDataRoundTrips) {
     ++count;
   }
   EXPECT_EQ(count, 1u);
+}
+
+// Head SampleProfile; base the same shape at twice the values, except that
+// helper's stack had a third of its head value (20 of a doubled 60).
+FlameTree ShiftedTree(bool shift) {
+  const ProfileData head = SampleProfile();
+  ProfileData base = head;
+  for (auto& sample : base.samples) {
+    for (int64_t& value : sample.values) value *= 2;
+  }
+  if (shift) base.samples[0].values = {2, 20};
+  FlameTreeBuilder builder(head.sample_types[1]);
+  builder.Add(head, 1, nullptr, false);
+  builder.Add(base, 1, nullptr, true);
+  return std::move(builder).Finish();
+}
+
+double ChangeOf(const FlameTree& tree, const std::string& function) {
+  for (size_t i = 0; i < tree.nodes.size(); ++i) {
+    if (tree.names[tree.nodes[i].name].function == function) return NormalisedChange(tree, i);
+  }
+  ADD_FAILURE() << function;
+  return 0;
+}
+
+// The base is scaled to the head's total (70 / 140 here): the same shape
+// at another total is no change at all.
+TEST(FlameTreeTest, NormalisedChangeScalesTheBaseToTheHeadsTotal) {
+  const FlameTree same = ShiftedTree(false);
+  ASSERT_EQ(same.nodes[0].base, 2 * same.nodes[0].value);
+  for (size_t i = 0; i < same.nodes.size(); ++i) EXPECT_EQ(NormalisedChange(same, i), 0) << i;
+  // Base: all 100, run 100 (20 of its own), work 40, helper 20, idle 40;
+  // scaled by 70 / 100. (pprof -diff_base -normalize scales the head by
+  // 100 / 70 instead: helper +22.86, the same change times 100 / 70.)
+  const FlameTree shifted = ShiftedTree(true);
+  ASSERT_EQ(shifted.nodes[0].base, 100);
+  EXPECT_DOUBLE_EQ(ChangeOf(shifted, "helper"), 30 - 20 * 0.7);
+  EXPECT_DOUBLE_EQ(ChangeOf(shifted, "work"), 40 - 40 * 0.7);
+  EXPECT_DOUBLE_EQ(ChangeOf(shifted, "idle"), 20 - 40 * 0.7);
+  EXPECT_DOUBLE_EQ(ChangeOf(shifted, "run"), 0);
+  EXPECT_EQ(NormalisedChange(Build(SampleProfile(), 1), 3), 0) << "not differential";
+}
+
+std::map<std::string, testing::ShownFrame> SvgFrames(const FlameTree& tree) {
+  std::map<std::string, testing::ShownFrame> frames;
+  for (const auto& frame : testing::GraphOfSvg(FlameGraphSvg(tree, "t", "s")).frames) {
+    frames[frame.function] = frame;
+  }
+  return frames;
+}
+
+TEST(FlameSvgTest, DifferentialColoursFollowTheNormalisedChange) {
+  for (const auto& [name, frame] : SvgFrames(ShiftedTree(false))) {
+    EXPECT_EQ(frame.fill, "#ebebeb") << name << ": unchanged is grey";
+  }
+  const auto frames = SvgFrames(ShiftedTree(true));
+  // As the HTML page's script: 235 - 190 x |change| / largest change.
+  EXPECT_EQ(frames.at("helper").fill, "#ff2d2d");  // +16, the largest
+  EXPECT_EQ(frames.at("work").fill, "#ff5d5d");    // +12
+  EXPECT_EQ(frames.at("idle").fill, "#8c8cff");    // -8
+  EXPECT_EQ(frames.at("run").fill, "#ebebeb");
+  EXPECT_EQ(frames.at("helper").base, 20);
+}
+
+TEST(FlameSvgTest, WellFormedWithEscapedNamesAndNestedWidths) {
+  ProfileData p = SampleProfile();
+  p.functions[4].name = "idle<T&U>\"'\x01]]>";
+  p.functions[3].name = "helper\xff\xc3(";  // invalid UTF-8
+  const FlameTree tree = Build(p, 1);
+  const std::string svg = FlameGraphSvg(tree, "a <title>", "cpu & more");
+  const testing::ShownGraph graph = testing::GraphOfSvg(svg);
+  ASSERT_EQ(graph.frames.size(), tree.nodes.size());
+  for (size_t i = 0; i < tree.nodes.size(); ++i) {
+    EXPECT_EQ(graph.frames[i].value, tree.nodes[i].value) << i;
+    EXPECT_EQ(graph.frames[i].depth, tree.nodes[i].depth) << i;
+  }
+  EXPECT_EQ(testing::CheckNestedWidths(graph), 70);
+  EXPECT_EQ(testing::CheckNestedRectangles(graph), 100 * (kSvgWidth - 2 * kSvgMargin));
+  EXPECT_EQ(graph.frames[3].function, "idle<T&U>\"'\xEF\xBF\xBD]]>");
+  EXPECT_EQ(graph.frames[5].function, "helper\xEF\xBF\xBD\xEF\xBF\xBD(");
+  EXPECT_EQ(graph.frames[1].location, "/src/main.cc:3");
+  EXPECT_EQ(graph.frames[2].label, "run");
+  EXPECT_NE(svg.find("<script type=\"text/ecmascript\"><![CDATA["), std::string::npos);
+  EXPECT_NE(svg.find("<title>a &lt;title&gt;</title>"), std::string::npos);
+}
+
+// 1,000,000 samples in one stack and 1 in another: at 1180 px, the small
+// one is 0.001 px wide and is left out with its callee; its caller keeps
+// the width it adds.
+TEST(FlameSvgTest, FramesBelowATenthOfAPixelAreLeftOutWithTheirCallees) {
+  ProfileData p = SampleProfile();
+  p.samples = {{{2, 1, 0}, {1, 1'000'000}, {}}, {{3, 1, 0}, {1, 1}, {}}};
+  const FlameTree tree = Build(p, 1);
+  ASSERT_EQ(tree.nodes.size(), 6u);
+  const testing::ShownGraph graph = testing::GraphOfSvg(FlameGraphSvg(tree, "t", "s"));
+  std::vector<std::string> functions;
+  for (const auto& frame : graph.frames) functions.push_back(frame.function);
+  EXPECT_EQ(functions, (std::vector<std::string>{"all", "main", "run", "work", "helper"}));
+  EXPECT_EQ(testing::CheckNestedWidths(graph), 1'000'001);
+  EXPECT_EQ(graph.frames[2].value, 1'000'001);  // run still holds idle's sample
+  testing::CheckNestedRectangles(graph);
+}
+
+// The oracle above: it rejects what a browser's XML parser rejects, such as
+// an HTML page.
+TEST(FlameSvgTest, TheXmlReaderRejectsMalformedDocuments) {
+  testing::XmlElement root;
+  std::string error;
+  ASSERT_TRUE(testing::ParseXml(
+      "<?xml version=\"1.0\"?>\n<a x='1' y=\"&lt;&#65;&#x42;\"><b/>t&amp;<![CDATA[<c>]]></a>\n",
+      &root, &error))
+      << error;
+  EXPECT_EQ(*root.Attribute("y"), "<AB");
+  EXPECT_EQ(root.text, "t&<c>");
+  for (const char* bad :
+       {"<a><b></a></b>", "<a x=1/>", "<a x='<'/>", "<a>&nbsp;</a>", "<a>&</a>", "<a x='1' x='2'/>",
+        "<a/><b/>", "<a>\x01</a>", "<a>\xff</a>", "<a>]]></a>", "<a>", "text<a/>"}) {
+    EXPECT_FALSE(testing::ParseXml(bad, &root, &error)) << bad;
+  }
+  FlamePage page("p");
+  page.AppendGraph(Build(SampleProfile(), 1));
+  EXPECT_FALSE(testing::ParseXml(std::move(page).Finish(), &root, &error));
+}
+
+TEST(FlameSvgTest, SvgPathsEndInDotSvgInAnyCase) {
+  EXPECT_TRUE(IsSvgPath("cpu.svg"));
+  EXPECT_TRUE(IsSvgPath("/tmp/CPU.SVG"));
+  EXPECT_TRUE(IsSvgPath("a.Svg"));
+  EXPECT_FALSE(IsSvgPath("cpu.html"));
+  EXPECT_FALSE(IsSvgPath("cpu.svgz"));
+  EXPECT_FALSE(IsSvgPath("svg"));
 }
 
 }  // namespace

@@ -1,7 +1,10 @@
 // What a large profile costs `benchprof flamegraph`: 10,000 distinct
 // stacks must give a page of at most 3 MB whose frames still sum to the
-// profile's total. The time is printed, not asserted (no timing
-// assertions in tests; the budget is 1 s).
+// profile's total, and an SVG document (which keeps at most 20,000 frames,
+// none narrower than 0.1 px) of at most 6 MB whose frames nest and sum
+// likewise. The
+// time is printed, not asserted (no timing assertions in tests; the
+// budget is 1 s).
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
@@ -9,6 +12,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "encode/pprof_writer.h"
 #include "flamegraph_test_data.h"
@@ -26,29 +30,61 @@ double ChildrenCpuSeconds() {
          static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
-TEST(FlamegraphScaleTest, TenThousandStacksFitInThreeMegabytes) {
-  testing::TempDir dir;
-  const encode::ProfileData p = testing::SyntheticCpuProfile(10'000);
-  ASSERT_TRUE(encode::WriteProfileFile(p, dir.File("big.pprof")).ok());
-  double total = 0;
-  for (const auto& s : p.samples) total += static_cast<double>(s.values[1]);
+// A run of a command, its wall time and its CPU time.
+struct TimedRun {
+  testing::ProcessResult result;
+  double seconds = 0, cpu = 0;
+};
 
+TimedRun RunTimed(const std::vector<std::string>& argv) {
   const double cpu_before = ChildrenCpuSeconds();
   const auto start = std::chrono::steady_clock::now();
-  const testing::ProcessResult r = testing::RunProcess(
-      {BENCHPROF_PATH, "flamegraph", dir.File("big.pprof"), "-o", dir.File("big.html")});
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const double cpu = ChildrenCpuSeconds() - cpu_before;
-  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  TimedRun run{testing::RunProcess(argv)};
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  run.cpu = ChildrenCpuSeconds() - cpu_before;
+  return run;
+}
+
+// `benchprof flamegraph` of 10,000 distinct stacks into `output` (in
+// `dir`); `total` is the profile's CPU total.
+TimedRun DrawTenThousandStacks(const testing::TempDir& dir, const std::string& output,
+                               double* total) {
+  const encode::ProfileData p = testing::SyntheticCpuProfile(10'000);
+  EXPECT_TRUE(encode::WriteProfileFile(p, dir.File("big.pprof")).ok());
+  *total = 0;
+  for (const auto& s : p.samples) *total += static_cast<double>(s.values[1]);
+  return RunTimed({BENCHPROF_PATH, "flamegraph", dir.File("big.pprof"), "-o", dir.File(output)});
+}
+
+TEST(FlamegraphScaleTest, TenThousandStacksFitInThreeMegabytes) {
+  testing::TempDir dir;
+  double total = 0;
+  const TimedRun run = DrawTenThousandStacks(dir, "big.html", &total);
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.stderr_text;
   const std::string page = testing::ReadFile(dir.File("big.html"));
   const auto graphs = testing::GraphsOnPage(page);
   ASSERT_EQ(graphs.size(), 1u);
   std::printf("10,000 stacks: %zu frames, %zu bytes, written in %.3f s (%.3f s of CPU)\n",
-              graphs[0].frames.size(), page.size(), seconds, cpu);
+              graphs[0].frames.size(), page.size(), run.seconds, run.cpu);
   EXPECT_LE(page.size(), 3u << 20);
   EXPECT_GT(graphs[0].frames.size(), 10'000u);
   EXPECT_EQ(testing::CheckNestedWidths(graphs[0]), total);
+}
+
+TEST(FlamegraphScaleTest, TenThousandStacksAsSvg) {
+  testing::TempDir dir;
+  double total = 0;
+  const TimedRun run = DrawTenThousandStacks(dir, "big.svg", &total);
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.stderr_text;
+  const std::string svg = testing::ReadFile(dir.File("big.svg"));
+  const testing::ShownGraph graph = testing::GraphOfSvg(svg);
+  std::printf("10,000 stacks as SVG: %zu frames, %zu bytes, written in %.3f s (%.3f s of CPU)\n",
+              graph.frames.size(), svg.size(), run.seconds, run.cpu);
+  EXPECT_LE(svg.size(), 6u << 20);
+  EXPECT_GT(graph.frames.size(), 10'000u);
+  EXPECT_LE(graph.frames.size(), 20'000u);
+  EXPECT_EQ(testing::CheckNestedWidths(graph), total);
+  testing::CheckNestedRectangles(graph);
 }
 
 // Google Benchmark JSON with `count` benchmarks BM_Synthetic/0... .
@@ -74,21 +110,17 @@ TEST(ReportScaleTest, TwoHundredBenchmarksFitInTwentyMegabytes) {
   ASSERT_TRUE(encode::WriteProfileFile(p, dir.File("cpu.pprof")).ok());
   std::ofstream(dir.File("results.json")) << SyntheticResults(kBenchmarks);
 
-  const double cpu_before = ChildrenCpuSeconds();
-  const auto start = std::chrono::steady_clock::now();
-  const testing::ProcessResult r = testing::RunProcess(
+  const TimedRun run = RunTimed(
       {BENCHPROF_PATH, "report", dir.File("results.json"), "--cpuprofile=" + dir.File("cpu.pprof"),
        "--memprofile=" + dir.File("cpu.pprof"), "-o", dir.File("report.html")});
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.stderr_text;
   const std::string page = testing::ReadFile(dir.File("report.html"));
   const auto graphs = testing::GraphsOnPage(page);
   size_t frames = 0;
   for (const auto& graph : graphs) frames += graph.frames.size();
   std::printf(
       "200 benchmarks: %zu graphs, %zu frames, %zu bytes, written in %.3f s (%.3f s of CPU)\n",
-      graphs.size(), frames, page.size(), seconds, ChildrenCpuSeconds() - cpu_before);
+      graphs.size(), frames, page.size(), run.seconds, run.cpu);
   EXPECT_EQ(graphs.size(), 2u * kBenchmarks);
   EXPECT_LE(page.size(), 20u << 20);
 }

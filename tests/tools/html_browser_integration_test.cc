@@ -1,9 +1,10 @@
-// benchprof's HTML pages in headless Chromium (as the speedscope test runs
-// it), loaded from file URLs with networking disabled: the page draws the
-// expected functions, a click zooms (the "#click=NAME" hook clicks the
-// frame's element; the DOM after it is dumped), a search sums its matches,
-// and a screenshot is not blank. The time a 10,000-stack page takes to
-// become usable is printed, not asserted.
+// benchprof's HTML pages and SVG flame graphs in headless Chromium (as the
+// speedscope test runs it), loaded from file URLs with networking disabled:
+// the page draws the expected functions, a click zooms (the "#click=NAME"
+// hook clicks the frame's element; the DOM after it is dumped), a search
+// sums its matches, a differential graph's colours follow the normalised
+// change, and a screenshot is not blank. The time a 10,000-stack page takes
+// to become usable is printed, not asserted.
 //
 // ci/setup-debian installs Chromium. Without it the test skips, saying so,
 // unless BENCHPROF_REQUIRE_VIEWERS is set (ci/test sets it).
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "encode/pprof_writer.h"
+#include "flamegraph_test_data.h"
 #include "png_pixels.h"
 #include "support/subprocess.h"
 #include "synthetic_profile.h"
@@ -62,12 +64,18 @@ class HtmlBrowserTest : public ::testing::Test {
     return r.stdout_text;
   }
 
-  std::string Flamegraph(const encode::ProfileData& profile, const std::string& name) {
+  // The file URL of `benchprof flamegraph` of `profile` into NAME.html (or
+  // NAME`extension`), with any `flags`.
+  std::string Flamegraph(const encode::ProfileData& profile, const std::string& name,
+                         const std::string& extension = ".html",
+                         const std::vector<std::string>& flags = {}) {
     EXPECT_TRUE(encode::WriteProfileFile(profile, dir_.File(name + ".pprof")).ok());
-    const ProcessResult r = RunProcess({BENCHPROF_PATH, "flamegraph", dir_.File(name + ".pprof"),
-                                        "-o", dir_.File(name + ".html")});
+    std::vector<std::string> argv = {BENCHPROF_PATH, "flamegraph", dir_.File(name + ".pprof"), "-o",
+                                     dir_.File(name + extension)};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    const ProcessResult r = RunProcess(argv);
     EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
-    return "file://" + dir_.File(name + ".html");
+    return "file://" + dir_.File(name + extension);
   }
 
   // A screenshot of `url` shows more than a blank page: several colours
@@ -169,6 +177,64 @@ TEST_F(HtmlBrowserTest, ClickZoomsToTheFrameAndSearchSumsMatches) {
 
 TEST_F(HtmlBrowserTest, ScreenshotIsNotBlank) {
   ExpectScreenshotNotBlank(Flamegraph(SmallProfile(), "small"));
+}
+
+// The SVG document in Chromium: every function drawn; a click on work's
+// frame (dispatched by the "#click=" hook) makes it fill the width, keeps
+// its ancestors, hides idle; a search sums its matches once per path.
+TEST_F(HtmlBrowserTest, SvgZoomsOnClickAndSearches) {
+  const std::string url = Flamegraph(SmallProfile(), "small", ".svg");
+  testing::ShownGraph graph = testing::GraphOfSvg(Dom(url));
+  std::map<std::string, testing::ShownFrame> frames;
+  for (const auto& frame : graph.frames) frames[frame.function] = frame;
+  ASSERT_EQ(frames.size(), 6u) << "all, main, run, work, helper, idle";
+  EXPECT_EQ(frames.at("idle").width, 59000);  // 40 of 80 ms of 1180 px, in hundredths
+  EXPECT_FALSE(frames.at("idle").hidden);
+  EXPECT_EQ(frames.at("helper").label, "helper");
+
+  const std::string dom = Dom(url + "#search=^(helper|work)$&click=work");
+  EXPECT_EQ(Attribute(dom, "data-zoom"), "work");
+  EXPECT_EQ(Attribute(dom, "data-matched"), "40000000") << "work holds helper: counted once";
+  graph = testing::GraphOfSvg(dom);
+  frames.clear();
+  for (const auto& frame : graph.frames) frames[frame.function] = frame;
+  ASSERT_EQ(frames.count("work"), 1u);
+  EXPECT_TRUE(frames.at("idle").hidden) << "a sibling of the zoomed frame hides";
+  EXPECT_FALSE(frames.at("run").hidden) << "ancestors stay";
+  EXPECT_EQ(frames.at("work").left, 1000);
+  EXPECT_EQ(frames.at("work").width, 118000) << "the zoomed frame fills the width";
+  EXPECT_EQ(frames.at("helper").width, 88500);  // 30 of work's 40 ms
+  ExpectScreenshotNotBlank(url);
+}
+
+// A differential page whose base has twice the head's total: the base is
+// scaled to the head's total before the change is coloured, so the same
+// shape is grey throughout, and a shifted one is red and blue by how much
+// each frame's share moved (flame_tree.h, NormalisedChange).
+TEST_F(HtmlBrowserTest, DifferentialColoursScaleTheBaseToTheHeadsTotal) {
+  encode::ProfileData base = SmallProfile();
+  for (auto& sample : base.samples) {
+    for (int64_t& value : sample.values) value *= 2;
+  }
+  EXPECT_TRUE(encode::WriteProfileFile(base, dir_.File("base.pprof")).ok());
+  std::string url =
+      Flamegraph(SmallProfile(), "head", ".html", {"--diff_base=" + dir_.File("base.pprof")});
+  std::map<std::string, DrawnFrame> frames = DrawnFrames(Dom(url + "#draw"));
+  ASSERT_EQ(frames.size(), 6u);
+  for (const auto& [name, frame] : frames) {
+    EXPECT_EQ(frame.background, "rgb(235,235,235)") << name << ": same shape, twice the total";
+  }
+  // Base: helper's stack 20 ms (head 30); scaled by 80 / 120: helper +16.7,
+  // work +13.3, idle -13.3, run 0.
+  base.samples[0].values = {2, 20'000'000};
+  EXPECT_TRUE(encode::WriteProfileFile(base, dir_.File("base.pprof")).ok());
+  url = Flamegraph(SmallProfile(), "head", ".html", {"--diff_base=" + dir_.File("base.pprof")});
+  frames = DrawnFrames(Dom(url + "#draw"));
+  ASSERT_EQ(frames.size(), 6u);
+  EXPECT_EQ(frames.at("helper").background, "rgb(255,45,45)");
+  EXPECT_EQ(frames.at("work").background, "rgb(255,83,83)");
+  EXPECT_EQ(frames.at("idle").background, "rgb(83,83,255)");
+  EXPECT_EQ(frames.at("run").background, "rgb(235,235,235)");
 }
 
 // SmallProfile's samples split between two benchmarks of the compare

@@ -188,6 +188,45 @@ TEST_F(HtmlCliTest, DiffBaseCarriesTheBaseTotals) {
   for (const auto& frame : graph.frames) EXPECT_EQ(frame.base, frame.value) << frame.function;
 }
 
+// -o FILE.svg (any case): a standalone SVG document, well-formed, whose
+// frames nest and sum to the total of the chosen sample type; any other
+// name: HTML.
+TEST_F(HtmlCliTest, SvgNameGivesAnSvgDocumentOfTheChosenSampleType) {
+  const ProfileData p = Profile("mem.pprof");
+  const std::string out = dir_->File("mem.SVG");
+  ProcessResult r =
+      Flamegraph({dir_->File("mem.pprof"), "--sample_index=alloc_objects", "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const std::string svg = ReadFile(out);
+  EXPECT_EQ(svg.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"", 0), 0u) << svg.substr(0, 200);
+  const ShownGraph graph = testing::GraphOfSvg(svg);
+  ASSERT_FALSE(graph.frames.empty());
+  EXPECT_GT(Total(p, 0), 0);
+  EXPECT_EQ(testing::CheckNestedWidths(graph), Total(p, 0));
+  EXPECT_EQ(testing::CheckNestedRectangles(graph), 118000);
+  EXPECT_TRUE(HasFunction(graph, "benchprof::stream::algOne"));
+  EXPECT_NE(svg.find("alloc_objects"), std::string::npos) << "the subtitle names the type";
+
+  r = Flamegraph({dir_->File("cpu.pprof"), "-o", dir_->File("cpu.svg.html")});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(GraphsOnPage(ReadFile(dir_->File("cpu.svg.html"))).size(), 1u);
+}
+
+// --help says which formats there are and what a differential graph's
+// colours mean, as docs/flamegraphs.md does.
+TEST_F(HtmlCliTest, FlamegraphHelpNamesTheFormatsAndTheNormalisation) {
+  const ProcessResult r = Flamegraph({"--help"});
+  ASSERT_EQ(r.exit_code, 0);
+  std::string help = r.stdout_text;
+  std::replace(help.begin(), help.end(), '\n', ' ');
+  for (const char* said :
+       {"ends in .svg", "SVG", "HTML", "grey did not change", "head - base x (head total /",
+        "-diff_base -normalize", "plain -diff_base scales nothing"}) {
+    EXPECT_NE(help.find(said), std::string::npos) << said;
+  }
+  EXPECT_EQ(help.find("white"), std::string::npos);
+}
+
 struct BadCase {
   std::vector<std::string> args;
   std::string message;

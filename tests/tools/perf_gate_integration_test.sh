@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # ci/perf-gate end to end on a toy git repository: a tiny CMake project with
 # a `release` preset and a Google Benchmark binary, whose head commit makes
-# BM_Slowed 30% slower. The gate must exit 1 and name BM_Slowed; comparing a
-# commit with itself must pass; a bad ref must be exit 3; the worktrees must
-# be gone afterwards.
+# BM_Slowed 30% slower. The gate must exit 1 and name BM_Slowed, and write
+# the comparison page (by default perf-gate.html in the current directory,
+# its path on the last line of the output); comparing a commit with itself
+# must pass, and with --no-html write no page; a bad ref must be exit 3; the
+# worktrees must be gone afterwards.
 #
 # With --cpuprofile BUILD_DIR, the toy links benchprof::main from an install
 # of BUILD_DIR instead (so its bench has --cpuprofile), and the gate must
@@ -126,7 +128,15 @@ fi
 git_toy commit -qam "make BM_Slowed 30% slower"
 
 gate_args=(--repo="$toy" --benchprof="$benchprof" --bench=build/release/bench --rounds=8)
-ab_args=(--html="$work/gate.html")
+# The page: by default perf-gate.html where the gate runs; in the profiling
+# modes at the path --html gives.
+mkdir -p "$work/run"
+page=$work/run/perf-gate.html
+ab_args=()
+if [ -n "$mode" ]; then
+  page=$work/gate.html
+  ab_args=(--html="$page")
+fi
 bench_flags=(--benchmark_min_time=0.05)
 if [ "$mode" = --instructions ]; then
   if ! command -v valgrind >/dev/null || ! command -v callgrind_annotate >/dev/null; then
@@ -151,7 +161,8 @@ fi
 
 # Head against base: a regression of BM_Slowed.
 code=0
-"$gate" "${gate_args[@]}" "${ab_args[@]}" HEAD~1 HEAD -- "${bench_flags[@]}" >"$work/ab.out" 2>"$work/ab.err" || code=$?
+(cd "$work/run" && "$gate" "${gate_args[@]}" "${ab_args[@]}" HEAD~1 HEAD -- "${bench_flags[@]}") \
+  >"$work/ab.out" 2>"$work/ab.err" || code=$?
 if [ "$code" -eq 1 ]; then
   pass "a 30% slowdown exits 1"
 else
@@ -206,14 +217,20 @@ if [ "$mode" = --cpuprofile ]; then
     fail "no profile diff naming MixRounds"
   fi
 fi
-# --html: the comparison page beside the text, with the profile diff.
-if grep -q '<tr class="regression"><td>BM_Slowed</td>' "$work/gate.html" 2>/dev/null; then
-  pass "--html writes the comparison page"
+# The comparison page beside the text, with the profile diff, its path last.
+if [ -s "$page" ] && [ "$(head -c 15 "$page")" = '<!DOCTYPE html>' ] &&
+   grep -q '<tr class="regression"><td>BM_Slowed</td>' "$page"; then
+  pass "the comparison page is written ($(basename "$page"))"
 else
-  fail "--html wrote no page naming BM_Slowed"
+  fail "no HTML page naming BM_Slowed at $page"
+fi
+if [ "$(tail -1 "$work/ab.out")" = "HTML page: $page" ]; then
+  pass "the last line of the output is the page's path"
+else
+  fail "the last line of the output is not the page's path: $(tail -1 "$work/ab.out")"
 fi
 if [ "$mode" = --cpuprofile ]; then
-  if grep -q 'class="fg-data"' "$work/gate.html" && grep -q 'MixRounds' "$work/gate.html"; then
+  if grep -q 'class="fg-data"' "$page" && grep -q 'MixRounds' "$page"; then
     pass "the page has BM_Slowed's differential flame graph"
   else
     fail "no differential flame graph naming MixRounds on the page"
@@ -231,14 +248,21 @@ fi
 
 if [ "$mode" != --cpuprofile ]; then
   # A commit against itself: one build, no regression (with --instructions:
-  # identical instruction counts).
+  # identical instruction counts); --no-html: no page.
   code=0
-  "$gate" "${gate_args[@]}" HEAD HEAD -- "${bench_flags[@]}" >"$work/aa.out" 2>"$work/aa.err" || code=$?
+  mkdir -p "$work/aa"
+  (cd "$work/aa" && "$gate" "${gate_args[@]}" --no-html HEAD HEAD -- "${bench_flags[@]}") \
+    >"$work/aa.out" 2>"$work/aa.err" || code=$?
   if [ "$code" -eq 0 ] && [ "$(grep -c '^perf-gate: building' "$work/aa.err")" -eq 1 ]; then
     pass "a commit against itself exits 0 after one build"
   else
     fail "a commit against itself exited $code"
     cat "$work/aa.out" "$work/aa.err" >&2
+  fi
+  if [ -z "$(ls -A "$work/aa")" ] && ! grep -q '^HTML page: ' "$work/aa.out"; then
+    pass "--no-html writes no page"
+  else
+    fail "--no-html wrote: $(ls -A "$work/aa") $(grep '^HTML page: ' "$work/aa.out")"
   fi
 
   code=0

@@ -37,7 +37,7 @@ StatusOr<std::string> OneOperand(const CommandLine& cl, std::string_view command
 }
 
 Status CheckHtmlOutput(const std::string& out, std::span<const NamedPath> inputs) {
-  if (out.empty()) return Status::Error("-o FILE is required (the HTML to write)");
+  if (out.empty()) return Status::Error("-o FILE is required (the file to write)");
   for (const NamedPath& input : inputs) {
     if (input.path.empty()) continue;
     const NamedPath pair[] = {{"-o", out}, input};

@@ -133,7 +133,7 @@ std::string_view FlameGraphScript() {
       self.setZoom(0);
     });
   }
-  Graph.prototype.delta = function (i) {
+  Graph.prototype.delta = function (i) {  // NormalisedChange (flame_tree.h)
     return this.val[i] - this.base[i] * this.ratio;
   };
   Graph.prototype.fname = function (i) {
@@ -287,6 +287,134 @@ std::string_view FlameGraphScript() {
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
   else start();
+})();
+)JS";
+}
+
+std::string_view SvgScript() {
+  return R"JS((function () {
+  'use strict';
+  var svg = document.documentElement, NS = 'http://www.w3.org/2000/svg';
+  var CHAR = 7.3;  // the width of a 12 px monospace character, as flame_svg.cc assumes
+  var gs = document.querySelectorAll('g.f'), n = gs.length;
+  if (!n) return;
+  var rect = [], text = [], x = [], w = [], y = [], v = [], name = [], where = [];
+  var parent = [], end = [], stack = [], last = '', i;
+  for (i = 0; i < n; i++) {  // preorder: a frame's subtree is the frames below it up to `end`
+    var r = gs[i].querySelector('rect'), lines = gs[i].querySelector('title').textContent.split('\n');
+    gs[i].setAttribute('data-i', String(i));
+    rect.push(r);
+    text.push(gs[i].querySelector('text'));
+    x.push(+r.getAttribute('x'));
+    w.push(+r.getAttribute('width'));
+    y.push(+r.getAttribute('y'));
+    v.push(+gs[i].getAttribute('data-v'));
+    name.push(lines[0]);
+    where.push(lines[1] || '');
+    while (stack.length && y[stack[stack.length - 1]] >= y[i]) end[stack.pop()] = i;
+    parent.push(stack.length ? stack[stack.length - 1] : -1);
+    stack.push(i);
+  }
+  while (stack.length) end[stack.pop()] = n;
+  var X0 = x[0], W = w[0];
+  var details = document.getElementById('fg-details');
+  var reset = document.getElementById('fg-reset');
+  var status = document.getElementById('fg-matched');
+
+  function place(i, left, width, cls) {
+    var fit = Math.floor((width - 6) / CHAR), s = name[i], t = text[i];
+    if (fit < 3) s = '';
+    else if (s.length > fit) s = s.slice(0, fit - 2) + '..';
+    gs[i].style.display = '';
+    gs[i].setAttribute('class', cls);
+    rect[i].setAttribute('x', left.toFixed(2));
+    rect[i].setAttribute('width', width.toFixed(2));
+    if (!t && s) {
+      t = text[i] = document.createElementNS(NS, 'text');
+      t.setAttribute('y', String(y[i] + 12));
+      gs[i].appendChild(t);
+    }
+    if (t) {
+      t.setAttribute('x', (left + 3).toFixed(2));
+      t.textContent = s;
+    }
+  }
+  // The zoomed frame fills the width, its ancestors stay (faded), the rest hides.
+  function zoom(z) {
+    var scale = W / w[z], j;
+    for (j = 0; j < n; j++) gs[j].style.display = 'none';
+    for (j = parent[z]; j >= 0; j = parent[j]) place(j, X0, W, 'f a');
+    for (j = z; j < end[z]; j++) place(j, X0 + (x[j] - x[z]) * scale, w[j] * scale, 'f');
+    reset.setAttribute('display', z ? 'inline' : 'none');
+    svg.setAttribute('data-zoom', name[z]);
+  }
+  // Highlights the frames whose function or file:line matches; sums their
+  // values, each path once (a match's subtree is skipped).
+  function search(pattern) {
+    var re = null, hit = [], sum = 0, j;
+    last = pattern;
+    status.textContent = '';
+    svg.removeAttribute('data-matched');
+    if (pattern) {
+      try {
+        re = new RegExp(pattern);
+      } catch (e) {
+        status.textContent = 'invalid regex';
+      }
+    }
+    for (j = 0; j < n; j++) {
+      hit[j] = !!re && (re.test(name[j]) || re.test(where[j]));
+      rect[j].style.fill = hit[j] ? '#d58cff' : '';
+    }
+    if (!re) return;
+    for (j = 0; j < n;) {
+      if (hit[j]) {
+        sum += v[j];
+        j = end[j];
+      } else {
+        j++;
+      }
+    }
+    status.textContent = 'Matched: ' + (v[0] ? (100 * sum / v[0]).toFixed(2) : '-') + '% of all';
+    svg.setAttribute('data-matched', String(sum));
+  }
+  function ask() {
+    var pattern = window.prompt('Search (regex)', last);
+    if (pattern !== null) search(pattern);
+  }
+
+  svg.addEventListener('click', function (e) {
+    var g = e.target.closest('g.f');
+    if (g) zoom(+g.getAttribute('data-i'));
+  });
+  svg.addEventListener('mouseover', function (e) {
+    var g = e.target.closest('g.f');
+    if (g) {
+      details.textContent = g.querySelector('title').textContent.split('\n')
+          .filter(function (s) { return s; }).join(' \u2014 ');
+    }
+  });
+  reset.addEventListener('click', function () { zoom(0); });
+  document.getElementById('fg-search').addEventListener('click', ask);
+  document.addEventListener('keydown', function (e) {
+    if ((e.ctrlKey || e.metaKey) && (e.key === 'f' || e.key === 'F')) {
+      e.preventDefault();
+      ask();
+    }
+  });
+  // As on the HTML page: "#search=REGEX", "#click=NAME" (clicks the first frame of NAME).
+  var hash = location.hash.replace(/^#/, '').split('&'), k, kv;
+  for (k = 0; k < hash.length; k++) {
+    kv = hash[k].split('=');
+    var value = decodeURIComponent(kv.slice(1).join('='));
+    if (kv[0] === 'search') search(value);
+    if (kv[0] !== 'click') continue;
+    for (i = 0; i < n; i++) {
+      if (name[i] !== value) continue;
+      gs[i].dispatchEvent(new MouseEvent('click', {bubbles: true}));
+      break;
+    }
+  }
 })();
 )JS";
 }

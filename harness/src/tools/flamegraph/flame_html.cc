@@ -109,12 +109,17 @@ std::string FlamePage::Finish() && {
   return std::move(html_);
 }
 
+std::string FormatSampleValue(std::string_view unit, double value) {
+  if (unit == "nanoseconds") return tools::FormatDuration(value);
+  const std::string number = tools::FormatNumber(value);
+  if (unit == "bytes") return number + "B";
+  if (unit == "count" || unit.empty()) return number;
+  return number + " " + std::string(unit);
+}
+
 std::string DescribeTotal(const FlameTree& tree) {
   const auto describe = [&](int64_t value) {
-    const std::string& unit = tree.sample_type.unit;
-    if (unit == "nanoseconds") return tools::FormatDuration(static_cast<double>(value));
-    const std::string number = tools::FormatNumber(static_cast<double>(value));
-    return unit == "bytes" ? number + "B" : unit == "count" ? number : number + " " + unit;
+    return FormatSampleValue(tree.sample_type.unit, static_cast<double>(value));
   };
   const auto stacks = [](uint64_t n) {
     return std::to_string(n) + (n == 1 ? " stack" : " stacks");

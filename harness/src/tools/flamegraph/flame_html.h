@@ -49,6 +49,10 @@ void AppendHtmlEscaped(std::string& out, std::string_view text);
 // `text` escaped as AppendHtmlEscaped does.
 std::string HtmlEscaped(std::string_view text);
 
+// A value of a sample type in `unit` as the tool prints it: "1.29s" for
+// nanoseconds, "1.5MB" for bytes, "37" for a count, "12 widgets" otherwise.
+std::string FormatSampleValue(std::string_view unit, double value);
+
 // "cpu 1.29s (40 stacks)": the sample type, the tree's total and the
 // number of profile samples (distinct stacks and labels) in it, for a
 // caption; a differential tree adds the base's.

@@ -81,6 +81,15 @@ bool TagFocus::Matches(const ProfileSample& sample) const {
   return true;
 }
 
+double NormalisedChange(const FlameTree& tree, size_t node) {
+  if (!tree.differential) return 0;
+  const FlameNode& root = tree.nodes[0];
+  const double ratio =
+      root.base == 0 ? 1 : static_cast<double>(root.value) / static_cast<double>(root.base);
+  return static_cast<double>(tree.nodes[node].value) -
+         static_cast<double>(tree.nodes[node].base) * ratio;
+}
+
 FlameTreeBuilder::FlameTreeBuilder(encode::ValueTypeName sample_type) {
   tree_.sample_type = std::move(sample_type);
   tree_.names.push_back({"all", ""});

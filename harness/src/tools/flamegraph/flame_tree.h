@@ -6,8 +6,8 @@
 // sample type to each frame of its path.
 //
 // A differential tree also carries, per frame, the value of a base profile
-// along the same path (pprof's -diff_base): the drawing normalises the base
-// to the head's total and colours frames by the difference.
+// along the same path (pprof's -diff_base): the drawing colours frames by
+// NormalisedChange, the head minus the base scaled to the head's total.
 //
 //   StatusOr<size_t> index = ChooseSampleIndex(profile, "alloc_space");
 //   StatusOr<TagFocus> focus = TagFocus::Parse("benchmark=BM_AlgorithmOne");
@@ -87,6 +87,15 @@ struct FlameTree {
   uint64_t samples = 0;          // head samples kept (after the tag focus)
   uint64_t base_samples = 0;
 };
+
+// The change of frame `node` (an index into tree.nodes) in a differential
+// tree: head − base × (head total / base total), i.e. the base scaled to the
+// head's total (unscaled when the base's total is 0); 0 when the tree is not
+// differential. `go tool pprof -diff_base -normalize` scales the other way,
+// the head to the base's total, so its changes are these times
+// base total / head total (same signs, same proportions); plain -diff_base
+// scales nothing.
+double NormalisedChange(const FlameTree& tree, size_t node);
 
 // Accumulates samples of one or two profiles into a tree.
 class FlameTreeBuilder {

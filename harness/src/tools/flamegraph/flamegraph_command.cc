@@ -7,6 +7,7 @@
 #include "common/atomic_file.h"
 #include "common/file_identity.h"
 #include "tools/flamegraph/flame_html.h"
+#include "tools/flamegraph/flame_svg.h"
 #include "tools/flamegraph/flame_tree.h"
 #include "tools/flamegraph/profile_file.h"
 #include "tools/text_format.h"
@@ -24,17 +25,25 @@ constexpr std::string_view kProgram = "benchprof flamegraph";
 constexpr std::string_view kIntro = R"(Usage: benchprof flamegraph [flags] PROFILE -o FILE
 
 Draws a pprof profile (from bench or any other tool; gzip or not) as a flame
-graph in one self-contained HTML file: it opens in any browser, offline, with
-no external script or font. The root is on top, callees below; frames are
-merged by function name along each stack, inline frames expanded, as pprof's
-flame graph does. Click a frame to zoom to it, click an ancestor or Reset to
-zoom out; the search box takes a regex and sums what it matches; hovering a
-frame shows its function, file:line, value and share.
+graph in one self-contained file that needs no network, external script or
+font. The format follows -o: a FILE ending in .svg (in any case) gets a
+standalone SVG document, any other name an HTML page. The root is on top,
+callees below; frames are merged by function name along each stack, inline
+frames expanded, as pprof's flame graph does. Click a frame to zoom to it,
+click an ancestor (or Reset) to zoom out; search takes a regex (the HTML
+page's box; Ctrl-F or Search in the SVG) and sums what it matches; hovering
+a frame shows its function, file:line, value and share. The SVG leaves out
+frames narrower than 0.1 pixel of its 1180-pixel width and, beyond 20,000
+frames, the narrowest, each with its callees (their callers keep the
+width); the HTML page keeps every frame and draws those at least half a
+pixel wide at the current zoom.
 
 With --diff_base, the graph is differential: widths are the head PROFILE's
-values, and each frame is coloured by its change against BASE, with BASE
-normalised to the head's total (pprof -diff_base with -normalize): red grew,
-blue shrank, white did not change.
+values, and each frame is coloured by its change head - base x (head total /
+base total), i.e. against BASE scaled to the head's total: red grew, blue
+shrank, grey did not change. That is proportional to what go tool pprof
+-diff_base -normalize shows (it scales the head to the base's total instead);
+plain -diff_base scales nothing.
 
 A file that is not a profile, a truncated or corrupt one, an unknown sample
 type, a --tagfocus that no sample matches, an unwritable output: one line on
@@ -55,7 +64,9 @@ struct Settings {
 };
 
 void DeclareFlags(FlagSet& flags, Settings* settings) {
-  flags.File("o", &settings->out, "write the HTML flame graph to FILE (atomically; required)");
+  flags.File("o", &settings->out,
+             "write the flame graph to FILE (atomically; required): SVG if FILE ends in .svg, "
+             "else HTML");
   flags.String("sample_index", "TYPE|N", &settings->sample_index,
                "the sample type to draw, by name (alloc_space) or 0-based index (default: the "
                "profile's default type, else its last)");
@@ -136,20 +147,23 @@ int RunFlamegraphCommand(const std::vector<std::string>& args, std::string& out,
            "\n";
   }
 
-  FlamePage page(*file + " — " + type.type);
-  std::string& html = page.html();
-  html += "<h1>";
-  AppendHtmlEscaped(html, *file);
-  if (tree.differential) {
-    html += " against ";
-    AppendHtmlEscaped(html, settings.diff_base);
+  const std::string heading = *file + (tree.differential ? " against " + settings.diff_base : "");
+  const std::string meta = DescribeTotal(tree) + (focus ? ", samples with " + focus->spec() : "");
+  std::string document;
+  if (IsSvgPath(settings.out)) {
+    document = FlameGraphSvg(tree, heading, meta);
+  } else {
+    FlamePage page(*file + " — " + type.type);
+    std::string& html = page.html();
+    html += "<h1>";
+    AppendHtmlEscaped(html, heading);
+    html += "</h1>\n<p class=\"meta\">";
+    AppendHtmlEscaped(html, meta);
+    html += "</p>\n";
+    page.AppendGraph(tree);
+    document = std::move(page).Finish();
   }
-  html += "</h1>\n<p class=\"meta\">";
-  AppendHtmlEscaped(html, DescribeTotal(tree));
-  if (focus) AppendHtmlEscaped(html, ", samples with " + focus->spec());
-  html += "</p>\n";
-  page.AppendGraph(tree);
-  if (Status written = output->WriteAndCommit(std::move(page).Finish()); !written.ok()) {
+  if (Status written = output->WriteAndCommit(std::move(document)); !written.ok()) {
     return Fail(err, "-o: " + written.message());
   }
   return kExitOk;

@@ -50,7 +50,7 @@ inline constexpr int kSvgMargin = 10;
 // Frames narrower than this many pixels at full width are not written.
 inline constexpr double kSvgMinFramePx = 0.1;
 // At most this many frames are written (the root included).
-inline constexpr size_t kSvgMaxFrames = 20'000;
+inline constexpr size_t kSvgMaxFrames = 12'000;
 
 // Whether `path` asks for an SVG document: it ends in ".svg", in any case.
 bool IsSvgPath(std::string_view path);

@@ -33,7 +33,7 @@ frames expanded, as pprof's flame graph does. Click a frame to zoom to it,
 click an ancestor (or Reset) to zoom out; search takes a regex (the HTML
 page's box; Ctrl-F or Search in the SVG) and sums what it matches; hovering
 a frame shows its function, file:line, value and share. The SVG leaves out
-frames narrower than 0.1 pixel of its 1180-pixel width and, beyond 20,000
+frames narrower than 0.1 pixel of its 1180-pixel width and, beyond 12,000
 frames, the narrowest, each with its callees (their callers keep the
 width); the HTML page keeps every frame and draws those at least half a
 pixel wide at the current zoom.

@@ -18,6 +18,7 @@
 #include "common/json_value.h"
 #include "encode/profile_data.h"
 #include "flamegraph_test_data.h"
+#include "support/html_document.h"
 #include "tools/flamegraph/flame_html.h"
 #include "tools/flamegraph/flame_svg.h"
 
@@ -312,6 +313,48 @@ TEST(FlameSvgTest, TheXmlReaderRejectsMalformedDocuments) {
   FlamePage page("p");
   page.AppendGraph(Build(SampleProfile(), 1));
   EXPECT_FALSE(testing::ParseXml(std::move(page).Finish(), &root, &error));
+}
+
+// The HTML oracle: a page of ours passes, with markup in its names; each
+// rule it checks rejects a page that breaks it, naming the line.
+TEST(FlameHtmlTest, TheHtmlCheckerRejectsMalformedPages) {
+  ProfileData p = SampleProfile();
+  p.functions[4].name = "idle</script><!--&<b>";
+  FlamePage page("a<b> & \"c\"");
+  page.AppendGraph(Build(p, 1));
+  EXPECT_EQ(testing::CheckHtml(std::move(page).Finish()), "");
+  const std::string head = "<!DOCTYPE html>\n<html lang=en><head><title>t &amp; u</title>";
+  EXPECT_EQ(testing::CheckHtml(head + "<meta charset=\"utf-8\"/><style>a>b{}</style></head>\n"
+                                      "<body><!-- <x> --><p class='a'>&lt;&#65;&#x1F600;<br>"
+                                      "<input disabled></p></body></html>\n"),
+            "");
+  const auto page_with = [](const std::string& body) {
+    return "<!DOCTYPE html>\n<html><head></head>" + body + "</html>\n";
+  };
+  const std::pair<std::string, std::string> bad[] = {
+      {"<html><head></head><body></body></html>", "line 1: the page does not start"},
+      {page_with("<body><p>a</body>"), "line 2: </body> closes <p> from line 2"},
+      {page_with("<body><div/></body>"), "line 2: <div/> is not void"},
+      {page_with("<body><br></br></body>"), "line 2: </br> ends a void element"},
+      {page_with("<body><a href=x/y>a</a></body>"), "line 2: value of attribute href is neither"},
+      {page_with("<body><a x='1' x='2'>a</a></body>"), "line 2: attribute x repeated"},
+      {page_with("<body><script>a='</script'</script></body>"),
+       "line 2: \"</script\" inside <script>"},
+      {page_with("<body><script>a='<!--'</script></body>"), "line 2: \"<!--\" inside <script>"},
+      {page_with("<body>\n1 < 2</body>"), "line 3: '<' starts no tag"},
+      {page_with("<body>a & b</body>"), "line 2: '&' starts no character reference"},
+      {page_with("<body>&#xD800;</body>"), "line 2: '&' starts no character reference"},
+      {page_with("<body><a title='&1;'>a</a></body>"), "line 2: '&' starts no character"},
+      {page_with("<body></body><body></body>"), "line 2: a second <body>"},
+      {page_with("<body><head></head></body>"), "line 2: <head> inside <body>"},
+      {page_with("<body></body></html>"), "line 2: </html> with no element open"},
+      {page_with(""), "line 3: no <body>"},
+      {"<!DOCTYPE html>\n<html><head></head><body>\n<div>", "line 3: <div> from line 3 is not"},
+  };
+  for (const auto& [malformed, problem] : bad) {
+    const std::string checked = testing::CheckHtml(malformed);
+    EXPECT_EQ(checked.rfind(problem, 0), 0u) << malformed << "\n" << checked;
+  }
 }
 
 TEST(FlameSvgTest, SvgPathsEndInDotSvgInAnyCase) {

@@ -5,7 +5,7 @@
 // (another writer) draws the same graph, the report's table and trace
 // summary say what the files say, the comparison page has a differential
 // graph per regressed benchmark with samples, and bad input is one line,
-// exit code 3 and no file.
+// exit code 3 and no file. Every page is well-formed HTML (CheckHtml).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +19,7 @@
 #include "encode/pprof_reader.h"
 #include "flamegraph_test_data.h"
 #include "support/go_pprof.h"
+#include "support/html_document.h"
 #include "support/subprocess.h"
 
 namespace benchprof {
@@ -113,8 +114,9 @@ TEST_F(HtmlCliTest, CpuGraphSumsToTheProfileTotal) {
   ASSERT_NE(alg_one, graph.frames.end());
   EXPECT_NE(alg_one->location.find("stream"), std::string::npos) << alg_one->location;
   EXPECT_NE(alg_one->location.find(".cc:"), std::string::npos) << alg_one->location;
-  // Self-contained: nothing on the page is fetched.
   const std::string page = ReadFile(out);
+  EXPECT_EQ(testing::CheckHtml(page), "") << out;
+  // Self-contained: nothing on the page is fetched.
   for (const char* fetch : {"http:", "https:", " src=", " href=", "url(", "@import"}) {
     EXPECT_EQ(page.find(fetch), std::string::npos) << fetch;
   }
@@ -181,6 +183,7 @@ TEST_F(HtmlCliTest, DiffBaseCarriesTheBaseTotals) {
       Flamegraph({"--diff_base=" + dir_->File("mem.pprof"), "--tagfocus=benchmark=BM_Algorithm",
                   "--sample_index=alloc_objects", dir_->File("mem.pprof"), "-o", out});
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(testing::CheckHtml(ReadFile(out)), "") << out;
   const ShownGraph graph = Graph(out);
   ASSERT_TRUE(graph.diff);
   const ProfileData p = Profile("mem.pprof");
@@ -291,6 +294,7 @@ TEST_F(HtmlCliTest, ReportShowsResultsProfilesPerBenchmarkAndTheTrace) {
                            "--trace=" + dir_->File("trace.json"), "-o", out});
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   const std::string page = ReadFile(out);
+  EXPECT_EQ(testing::CheckHtml(page), "") << out;
 
   // The table: a row per benchmark, its counters.
   for (const char* cell : {"<th>allocs/op</th>", "<th>B/op</th>", "<th>Iterations</th>",
@@ -381,6 +385,7 @@ TEST_F(HtmlCliTest, ComparePageHasTheTablesAndTheRegressionsDiffs) {
   EXPECT_EQ(r.exit_code, 1) << "the verdict is the exit code: " << r.stderr_text;
   EXPECT_EQ(r.stdout_text, "");
   const std::string page = ReadFile(out);
+  EXPECT_EQ(testing::CheckHtml(page), "") << out;
   EXPECT_NE(page.find("<tr class=\"regression\"><td>BM_AlgorithmOne</td>"), std::string::npos);
   EXPECT_NE(page.find("<tr class=\"regression\"><td>BM_Vector/8</td>"), std::string::npos);
   EXPECT_NE(page.find("<tr class=\"improvement\"><td>BM_Parse/real_time</td>"), std::string::npos);
@@ -415,7 +420,7 @@ TEST_F(HtmlCliTest, ComparePageHasTheTablesAndTheRegressionsDiffs) {
       "compare",
       {"--format=html", COMPARE_TESTDATA_DIR "/base.json", COMPARE_TESTDATA_DIR "/head.json"});
   EXPECT_EQ(stdout_page.exit_code, 1);
-  EXPECT_EQ(stdout_page.stdout_text.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(testing::CheckHtml(stdout_page.stdout_text), "");
 }
 
 TEST_F(HtmlCliTest, CompareHtmlBadInputIsOneLineExitCodeThreeAndNoFile) {

@@ -2,20 +2,18 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <set>
 #include <vector>
 
 namespace benchprof::testing {
 
 namespace {
 
-// Elements that have no content and no end tag.
-constexpr std::string_view kVoidElements[] = {"area",   "base",  "br",    "col",  "embed",
-                                              "hr",     "img",   "input", "link", "meta",
-                                              "source", "track", "wbr"};
-
-bool IsVoid(std::string_view name) {
-  return std::find(std::begin(kVoidElements), std::end(kVoidElements), name) !=
-         std::end(kVoidElements);
+// Whether `name` (lower case) is an element with no content and no end tag.
+bool IsVoid(const std::string& name) {
+  constexpr std::string_view kVoid =
+      " area base br col embed hr img input link meta source track wbr ";
+  return !name.empty() && kVoid.find(" " + name + " ") != std::string_view::npos;
 }
 
 bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -24,7 +22,7 @@ bool IsHexDigit(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= '
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 char Lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 bool IsSimpleValueChar(char c) {
-  return IsAlpha(c) || IsDigit(c) || c == '-' || c == '_' || c == '.' || c == ':';
+  return IsAlpha(c) || IsDigit(c) || std::string_view("-_.:").find(c) != std::string_view::npos;
 }
 
 // The length of the character reference `text` starts with ("&amp;",
@@ -32,42 +30,48 @@ bool IsSimpleValueChar(char c) {
 // letters then letters or digits; numeric ones name a code point other than
 // U+0000 and the surrogates, at most U+10FFFF.
 size_t ReferenceLength(std::string_view text) {
-  size_t k = 1;
-  const bool numeric = k < text.size() && text[k] == '#';
-  const bool hex = numeric && k + 1 < text.size() && Lower(text[k + 1]) == 'x';
-  k += numeric ? (hex ? 2 : 1) : 0;
-  const size_t first = k;
-  uint32_t code = 0;
-  for (; k < text.size(); ++k) {
-    const char c = text[k];
-    if (!numeric ? !(IsAlpha(c) || IsDigit(c)) : hex ? !IsHexDigit(c) : !IsDigit(c)) break;
-    const uint32_t digit = IsDigit(c) ? c - '0' : Lower(c) - 'a' + 10;
-    code = std::min<uint32_t>(code * (hex ? 16 : 10) + digit, 0x110000);
+  const bool numeric = text.size() > 1 && text[1] == '#';
+  const bool hex = numeric && text.size() > 2 && Lower(text[2]) == 'x';
+  const size_t first = numeric ? (hex ? 3 : 2) : 1;
+  size_t k = first;
+  uint32_t code = 0;  // clamped to one past the largest code point
+  while (k < text.size() &&
+         (hex ? IsHexDigit(text[k]) : IsDigit(text[k]) || (!numeric && IsAlpha(text[k])))) {
+    const char c = text[k++];
+    code = std::min<uint32_t>(code * (hex ? 16 : 10) + (IsDigit(c) ? c - '0' : Lower(c) - 'a' + 10),
+                              0x110000);
   }
-  if (k == first || k >= text.size() || text[k] != ';') return 0;
-  if (!numeric && !IsAlpha(text[first])) return 0;
-  if (numeric && (code == 0 || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))) return 0;
-  return k + 1;
+  if (k == first || k == text.size() || text[k] != ';') return 0;
+  const bool valid = numeric ? code != 0 && code < 0x110000 && (code < 0xD800 || code > 0xDFFF)
+                             : IsAlpha(text[first]);
+  return valid ? k + 1 : 0;
 }
 
+// An element whose end tag is still to come, and the line of its start tag.
 struct OpenElement {
   std::string name;
   size_t line;
 };
 
+// One pass over one page, stopping at the first problem.
 class Checker {
  public:
   explicit Checker(std::string_view page) : s_(page), lower_(page) {
     std::transform(lower_.begin(), lower_.end(), lower_.begin(), Lower);
   }
 
+  // "" when the page is well-formed, else its first problem.
   std::string Check() { return Document() ? "" : error_; }
 
  private:
-  bool Fail(const std::string& message) {
-    error_ = "line " + std::to_string(Line(pos_)) + ": " + message;
+  // Record `message` at the line of the current position, or of byte `at`;
+  // return false.
+  bool Fail(const std::string& message) { return FailAt(pos_, message); }
+  bool FailAt(size_t at, const std::string& message) {
+    error_ = "line " + std::to_string(Line(at)) + ": " + message;
     return false;
   }
+  // The 1-based line of byte `at`.
   size_t Line(size_t at) const {
     return 1 + static_cast<size_t>(std::count(s_.begin(), s_.begin() + at, '\n'));
   }
@@ -76,14 +80,12 @@ class Checker {
   bool At(std::string_view prefix) const {
     return lower_.compare(pos_, prefix.size(), prefix) == 0;
   }
+  // Whether the page is read to its end; the byte `ahead` on, '\0' past the
+  // end; moving past white space.
   bool Done() const { return pos_ >= s_.size(); }
   char Next(size_t ahead) const { return pos_ + ahead < s_.size() ? s_[pos_ + ahead] : '\0'; }
   void SkipSpace() {
     while (!Done() && IsSpace(s_[pos_])) ++pos_;
-  }
-
-  bool Seen(std::string_view singleton) const {
-    return std::find(singletons_.begin(), singletons_.end(), singleton) != singletons_.end();
   }
 
   // Every '&' in [begin, end) starts a character reference.
@@ -91,10 +93,7 @@ class Checker {
     for (size_t i = begin; i < end; ++i) {
       if (s_[i] != '&') continue;
       const size_t length = ReferenceLength(s_.substr(i, end - i));
-      if (length == 0) {
-        pos_ = i;
-        return Fail("'&' starts no character reference");
-      }
+      if (length == 0) return FailAt(i, "'&' starts no character reference");
       i += length - 1;
     }
     return true;
@@ -116,8 +115,9 @@ class Checker {
            std::string_view("\"'<>/=`").find(s_[pos_]) == std::string_view::npos) {
       ++pos_;
     }
-    if (pos_ == begin)
+    if (pos_ == begin) {
       return Fail("unexpected '" + std::string(1, s_[pos_]) + "' in <" + tag + ">");
+    }
     const std::string key = lower_.substr(begin, pos_ - begin);
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
       return Fail("attribute " + key + " repeated in <" + tag + ">");
@@ -156,10 +156,7 @@ class Checker {
     if (name == "title") return CheckReferences(begin, end);
     // "<!--" in a script changes where the tokenizer looks for its end.
     const size_t comment = lower_.find("<!--", begin);
-    if (name == "script" && comment < end) {
-      pos_ = comment;
-      return Fail("\"<!--\" inside <script>");
-    }
+    if (name == "script" && comment < end) return FailAt(comment, "\"<!--\" inside <script>");
     return true;
   }
 
@@ -181,21 +178,22 @@ class Checker {
       if (pos_ == before) return Fail("expected white space before an attribute in <" + name + ">");
       if (!Attribute(name, seen)) return false;
     }
-    const size_t after = pos_;
-    pos_ = start;
     const std::string parent = open_.empty() ? "" : open_.back().name;
     if (name == "html" || name == "head" || name == "body") {
       if (parent != (name == "html" ? "" : "html")) {
-        return Fail("<" + name + "> inside " + (parent.empty() ? "nothing" : "<" + parent + ">"));
+        return FailAt(start,
+                      "<" + name + "> inside " + (parent.empty() ? "nothing" : "<" + parent + ">"));
       }
-      if (Seen(name)) return Fail("a second <" + name + ">");
-      if (name == "head" && Seen("body")) return Fail("<head> after <body>");
-      singletons_.push_back(name);
+      if (singletons_.count(name) > 0) return FailAt(start, "a second <" + name + ">");
+      if (name == "head" && singletons_.count("body") > 0)
+        return FailAt(start, "<head> after <body>");
+      singletons_.insert(name);
     } else if (parent.empty()) {
-      return Fail("<" + name + "> outside <html>");
+      return FailAt(start, "<" + name + "> outside <html>");
     }
-    if (self_closing && !IsVoid(name)) return Fail("<" + name + "/> is not void: it stays open");
-    pos_ = after;
+    if (self_closing && !IsVoid(name)) {
+      return FailAt(start, "<" + name + "/> is not void: it stays open");
+    }
     if (IsVoid(name)) return true;
     if (name == "script" || name == "style" || name == "title") return RawText(name);
     open_.push_back({name, Line(start)});
@@ -210,19 +208,17 @@ class Checker {
     SkipSpace();
     if (!At(">")) return Fail("expected '>' after </" + name);
     ++pos_;
-    const size_t after = pos_;
-    pos_ = start;
-    if (IsVoid(name)) return Fail("</" + name + "> ends a void element");
-    if (open_.empty()) return Fail("</" + name + "> with no element open");
+    if (IsVoid(name)) return FailAt(start, "</" + name + "> ends a void element");
+    if (open_.empty()) return FailAt(start, "</" + name + "> with no element open");
     if (open_.back().name != name) {
-      return Fail("</" + name + "> closes <" + open_.back().name + "> from line " +
-                  std::to_string(open_.back().line));
+      return FailAt(start, "</" + name + "> closes <" + open_.back().name + "> from line " +
+                               std::to_string(open_.back().line));
     }
     open_.pop_back();
-    pos_ = after;
     return true;
   }
 
+  // The page: the DOCTYPE, then text, comments and elements.
   bool Document() {
     if (!At("<!doctype html")) return Fail("the page does not start with <!DOCTYPE html>");
     pos_ += 14;
@@ -232,10 +228,7 @@ class Checker {
     while (!Done()) {
       const size_t next = std::min(s_.find('<', pos_), s_.size());
       const size_t text = std::min(s_.find_first_not_of(" \t\n\r\f", pos_), s_.size());
-      if (open_.empty() && text < next) {
-        pos_ = text;
-        return Fail("text outside <html>");
-      }
+      if (open_.empty() && text < next) return FailAt(text, "text outside <html>");
       if (!CheckReferences(pos_, next)) return false;
       pos_ = next;
       if (Done()) break;
@@ -258,7 +251,7 @@ class Checker {
                   " is not closed");
     }
     for (const char* name : {"html", "head", "body"}) {
-      if (!Seen(name)) return Fail(std::string("no <") + name + ">");
+      if (singletons_.count(name) == 0) return Fail(std::string("no <") + name + ">");
     }
     return true;
   }
@@ -267,7 +260,7 @@ class Checker {
   std::string lower_;  // s_ in lower case, for case-insensitive names
   size_t pos_ = 0;
   std::vector<OpenElement> open_;
-  std::vector<std::string> singletons_;  // the <html>, <head>, <body> started
+  std::set<std::string> singletons_;  // the <html>, <head>, <body> started
   std::string error_;
 };
 

@@ -20,7 +20,7 @@ namespace benchprof::testing {
 
 // Checks that `page` is a well-formed HTML document in the sense above.
 // Returns "" when it is; otherwise the first problem, led by its 1-based
-// line ("line 12: </div> closes <span> from line 9").
+// line ("line 12: </div> closes <span> from line 9"). Thread-safe.
 std::string CheckHtml(std::string_view page);
 
 }  // namespace benchprof::testing

@@ -344,6 +344,7 @@ TEST(FlameHtmlTest, TheHtmlCheckerRejectsMalformedPages) {
       {page_with("<body>\n1 < 2</body>"), "line 3: '<' starts no tag"},
       {page_with("<body>a & b</body>"), "line 2: '&' starts no character reference"},
       {page_with("<body>&#xD800;</body>"), "line 2: '&' starts no character reference"},
+      {page_with("<body>&#55296;</body>"), "line 2: '&' starts no character reference"},
       {page_with("<body><a title='&1;'>a</a></body>"), "line 2: '&' starts no character"},
       {page_with("<body></body><body></body>"), "line 2: a second <body>"},
       {page_with("<body><head></head></body>"), "line 2: <head> inside <body>"},

@@ -259,6 +259,8 @@ TEST(FlameSvgTest, WellFormedWithEscapedNamesAndNestedWidths) {
   ProfileData p = SampleProfile();
   p.functions[4].name = "idle<T&U>\"'\x01]]>";
   p.functions[3].name = "helper\xff\xc3(";  // invalid UTF-8
+  // A surrogate, an overlong form (each byte replaced), U+FFFE; then é kept.
+  p.functions[2].name = "w\xed\xa0\x80\xe0\x80\xaf\xef\xbf\xbe\xc3\xa9";
   const FlameTree tree = Build(p, 1);
   const std::string svg = FlameGraphSvg(tree, "a <title>", "cpu & more");
   const testing::ShownGraph graph = testing::GraphOfSvg(svg);
@@ -270,6 +272,9 @@ TEST(FlameSvgTest, WellFormedWithEscapedNamesAndNestedWidths) {
   EXPECT_EQ(testing::CheckNestedWidths(graph), 70);
   EXPECT_EQ(testing::CheckNestedRectangles(graph), 100 * (kSvgWidth - 2 * kSvgMargin));
   EXPECT_EQ(graph.frames[3].function, "idle<T&U>\"'\xEF\xBF\xBD]]>");
+  EXPECT_EQ(graph.frames[4].function,
+            "w\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"
+            "\xEF\xBF\xBD\xc3\xa9");
   EXPECT_EQ(graph.frames[5].function, "helper\xEF\xBF\xBD\xEF\xBF\xBD(");
   EXPECT_EQ(graph.frames[1].location, "/src/main.cc:3");
   EXPECT_EQ(graph.frames[2].label, "run");

@@ -6,6 +6,7 @@
 #include <functional>
 #include <vector>
 
+#include "common/utf8.h"
 #include "tools/flamegraph/flame_assets.h"
 #include "tools/flamegraph/flame_html.h"
 #include "tools/text_format.h"
@@ -20,41 +21,22 @@ constexpr int kFramesTop = 44;      // below the title, the subtitle and the con
 constexpr double kCharWidth = 7.3;  // a 12 px monospace character (the script assumes the same)
 constexpr int64_t kFramesWidth100 = (kSvgWidth - 2 * kSvgMargin) * 100;  // hundredths of a pixel
 
-// `text` as valid UTF-8 that XML allows: each invalid sequence (or stray byte),
-// each control character and U+FFFE/U+FFFF become U+FFFD.
+// `text` as valid UTF-8 that XML allows: each byte that starts no
+// well-formed sequence, each control character and U+FFFE/U+FFFF become
+// U+FFFD.
 std::string XmlText(std::string_view text) {
   static constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
   std::string out;
   out.reserve(text.size());
-  size_t i = 0;
-  while (i < text.size()) {
+  for (size_t i = 0; i < text.size();) {
     const auto lead = static_cast<unsigned char>(text[i]);
-    size_t length = lead < 0x80                   ? 1
-                    : lead >= 0xC2 && lead < 0xE0 ? 2
-                    : lead >= 0xE0 && lead < 0xF0 ? 3
-                    : lead >= 0xF0 && lead < 0xF5 ? 4
-                                                  : 0;
-    uint32_t code = length == 1   ? lead
-                    : length == 2 ? lead & 0x1F
-                    : length == 3 ? lead & 0x0F
-                                  : lead & 0x07;
-    for (size_t k = 1; k < length; ++k) {
-      const auto next = i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0;
-      if ((next & 0xC0) != 0x80) {
-        length = 0;
-        break;
-      }
-      code = code << 6 | (next & 0x3F);
-    }
-    const bool overlong = (length == 3 && code < 0x800) || (length == 4 && code < 0x10000);
-    const bool invalid = length == 0 || overlong || code > 0x10FFFF ||
-                         (code >= 0xD800 && code < 0xE000) || code < 0x20 || code == 0xFFFE ||
-                         code == 0xFFFF;
-    if (invalid) {
+    const size_t length = lead < 0x80 ? (lead >= 0x20 ? 1 : 0) : Utf8SequenceLength(text, i);
+    const std::string_view sequence = text.substr(i, length);
+    if (length == 0 || sequence == "\xEF\xBF\xBE" || sequence == "\xEF\xBF\xBF") {
       out += kReplacement;
       i += std::max<size_t>(length, 1);
     } else {
-      out.append(text.substr(i, length));
+      out.append(sequence);
       i += length;
     }
   }

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <cmath>
 #include <fstream>
 #include <string>
@@ -284,6 +285,30 @@ TEST_F(HtmlCliTest, FlamegraphBadInputIsOneLineExitCodeThreeAndNoFile) {
            "no sample type \"cpu\""},
       },
       scratch);
+}
+
+// A write past `ulimit -f` fails (EFBIG) as on a full disk: one line, exit
+// code 3, the previous file kept and no temporary left (the tool is not
+// killed by SIGXFSZ mid-write).
+TEST_F(HtmlCliTest, AFailedWriteKeepsThePreviousFileAndLeavesNoTemporary) {
+  TempDir scratch;
+  for (const char* name : {"out.html", "out.svg"}) {
+    const std::string out = scratch.File(name);
+    std::ofstream(out) << "previous";
+    const ProcessResult r = RunProcess(
+        {"/bin/sh", "-c", "ulimit -f 1 && exec \"$0\" flamegraph \"$1\" -o \"$2\"",
+         BENCHPROF_PATH, dir_->File("cpu.pprof"), out});
+    EXPECT_EQ(r.exit_code, 3) << name << ": " << r.stderr_text;
+    EXPECT_EQ(std::count(r.stderr_text.begin(), r.stderr_text.end(), '\n'), 1) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find("File too large"), std::string::npos) << r.stderr_text;
+    EXPECT_EQ(ReadFile(out), "previous") << name;
+  }
+  size_t entries = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(scratch.path())) {
+    EXPECT_EQ(entry.path().filename().string().rfind("out.", 0), 0u) << entry.path();
+    ++entries;
+  }
+  EXPECT_EQ(entries, 2u);
 }
 
 TEST_F(HtmlCliTest, ReportShowsResultsProfilesPerBenchmarkAndTheTrace) {

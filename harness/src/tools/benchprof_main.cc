@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "benchprof/files.h"
 #include "benchprof/flags.h"
 #include "tools/compare/compare_command.h"
 #include "tools/convert/convert_command.h"
@@ -93,7 +94,8 @@ std::string Usage() {
   }
   text +=
       "\nRun \"benchprof <command> --help\" for a command's flags and the exit codes it\n"
-      "returns. Without a command:\n\n" +
+      "returns. SIGINT, SIGTERM or SIGHUP stop any command with 130, 143 or 129, the\n"
+      "file being written removed. Without a command:\n\n" +
       benchprof::FormatExitCodes(kExitCodes);
   return text;
 }
@@ -115,6 +117,10 @@ int Finish(int code, const std::string& out, const std::string& err) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Ctrl-C removes the temporary of the output being written; past
+  // `ulimit -f` a write fails and is reported instead of killing the tool
+  // mid-write.
+  benchprof::HandleInterruptions("benchprof");
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     Write(stderr, Usage());

@@ -390,7 +390,23 @@ TEST(InterruptionTest, AStackOverflowIsReportedToo) {
   if (SANITIZED_BUILD) GTEST_SKIP() << "sanitizer build: the sanitizer reports crashes itself";
   TempDir dir;
   const ProcessResult run =
-      RunCrashing("Quick|Overflow", {"--benchmark_out=" + dir.File("out.json")});
+      RunCrashing("Quick|Overflow$", {"--benchmark_out=" + dir.File("out.json")});
+  EXPECT_EQ(run.term_signal, SIGSEGV) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("Deeper\n      "), std::string::npos) << run.stderr_text;
+  EXPECT_TRUE(run.stderr_text.ends_with(
+      "interrupt_fixture_bench: crashed (SIGSEGV); wrote the 1 completed run, marked as "
+      "interrupted\n"))
+      << run.stderr_text;
+  EXPECT_EQ(ListDirectory(dir.path()), std::vector<std::string>{"out.json"});
+}
+
+// The same on a benchmark thread the library started: benchprof gives each
+// its own signal stack before its loop.
+TEST(InterruptionTest, AStackOverflowOnAWorkerThreadIsReportedToo) {
+  if (SANITIZED_BUILD) GTEST_SKIP() << "sanitizer build: the sanitizer reports crashes itself";
+  TempDir dir;
+  const ProcessResult run =
+      RunCrashing("Quick|OverflowOnAWorker", {"--benchmark_out=" + dir.File("out.json")});
   EXPECT_EQ(run.term_signal, SIGSEGV) << run.stderr_text;
   EXPECT_NE(run.stderr_text.find("Deeper\n      "), std::string::npos) << run.stderr_text;
   EXPECT_TRUE(run.stderr_text.ends_with(

@@ -7,7 +7,9 @@
 
 #include <cxxabi.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,6 +28,8 @@ namespace {
 
 constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 constexpr int kMaxFrames = 64;
+// Room for the handler and libunwind's walk of the overflowed stack.
+constexpr size_t kAlternateStackBytes = 256 * 1024;
 
 std::atomic<pid_t> g_watcher{0};
 // The first crash wins; another thread that crashes meanwhile waits.
@@ -141,9 +145,47 @@ void OnCrash(int signal_number, siginfo_t* info, void* context) {
   std::abort();
 }
 
+// The key whose destructor unmaps a thread's alternate stack when the
+// thread ends (a pthread key, not a thread_local: registering a
+// thread_local's destructor may call malloc).
+pthread_key_t g_alternate_stack_key;
+bool g_alternate_stack_key_made = false;
+
+void UnmapAlternateStack(void* stack) {
+  stack_t off{};
+  off.ss_flags = SS_DISABLE;
+  sigaltstack(&off, nullptr);
+  munmap(stack, kAlternateStackBytes);
+}
+
+void MakeAlternateStackKey() {
+  g_alternate_stack_key_made =
+      pthread_key_create(&g_alternate_stack_key, &UnmapAlternateStack) == 0;
+}
+
 }  // namespace
 
 int CrashReportSignal() { return SIGRTMIN + 6; }
+
+void EnsureAlternateSignalStack() {
+  if (!kCrashHandlersInstalled) return;
+  stack_t current{};
+  if (sigaltstack(nullptr, &current) != 0 || (current.ss_flags & SS_DISABLE) == 0) return;
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, &MakeAlternateStackKey);
+  if (!g_alternate_stack_key_made) return;
+  void* memory = mmap(nullptr, kAlternateStackBytes, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (memory == MAP_FAILED) return;  // a crash here goes unreported, as before
+  if (pthread_setspecific(g_alternate_stack_key, memory) != 0) {
+    munmap(memory, kAlternateStackBytes);
+    return;
+  }
+  stack_t alternate{};
+  alternate.ss_sp = memory;
+  alternate.ss_size = kAlternateStackBytes;
+  sigaltstack(&alternate, nullptr);
+}
 
 void SetCrashWatcher(pid_t watcher) { g_watcher.store(watcher); }
 
@@ -152,7 +194,7 @@ void InstallCrashHandlers() {
   // A benchmark that overflows the main thread's stack still gets its
   // report: the handler runs on a stack of its own (never freed).
   stack_t alternate{};
-  alternate.ss_size = 256 * 1024;
+  alternate.ss_size = kAlternateStackBytes;
   alternate.ss_sp = std::malloc(alternate.ss_size);
   if (alternate.ss_sp != nullptr) sigaltstack(&alternate, nullptr);
   for (const int signal_number : kCrashSignals) {

@@ -18,8 +18,8 @@
 //   SetCrashWatcher(gettid());         // the watcher thread
 //   // watcher, on CrashReportSignal(): CrashReport r = TakeCrashReport(); ...; CrashHandled();
 //
-// Thread-safety: InstallCrashHandlers once; TakeCrashReport and
-// CrashHandled on the watcher thread.
+// Thread-safety: InstallCrashHandlers once; EnsureAlternateSignalStack on any
+// thread; TakeCrashReport and CrashHandled on the watcher thread.
 #ifndef BENCHPROF_SESSION_CRASH_SIGNALS_H_
 #define BENCHPROF_SESSION_CRASH_SIGNALS_H_
 
@@ -52,6 +52,14 @@ int CrashReportSignal();
 // the main thread. Does nothing where !kCrashHandlersInstalled. Until
 // SetCrashWatcher(), a crash goes straight to the default action.
 void InstallCrashHandlers();
+
+// Gives the calling thread an alternate signal stack if it has none, so that
+// a stack overflow on it is reported too; the stack is unmapped when the
+// thread ends. Benchmark threads call it before each loop (the library
+// starts new ones for every run). Allocates with mmap, not malloc: nothing
+// the heap profile or allocs/op would see. Does nothing where
+// !kCrashHandlersInstalled.
+void EnsureAlternateSignalStack();
 
 // The thread to tell of a crash (the watcher calls it, for itself).
 void SetCrashWatcher(pid_t watcher);

@@ -9,6 +9,7 @@
 #include "collect/alloc_counter.h"
 #include "collect/timed_scope.h"
 #include "session/benchmark_compat.h"
+#include "session/crash_signals.h"
 #include "session/manager_passes.h"
 
 namespace benchprof::session {
@@ -87,6 +88,7 @@ void BeforeLoopStart(benchmark::State& state) {
   }
   t_phase = LoopPhase::kAnnounced;
   collect::BecomeRunner();
+  EnsureAlternateSignalStack();
   // Before the start barrier: no runner of this run is timing yet, and every
   // runner sees the new segment once it passes the barrier.
   if (state.thread_index() == 0) {

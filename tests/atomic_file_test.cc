@@ -207,6 +207,28 @@ TEST_F(AtomicFileTest, AfterTheExitRemovedTemporariesNoneIsCreatedOrReopenedOrCo
       ::testing::ExitedWithCode(0), "");
 }
 
+// A directory made by CreateTemporaryDirectory is registered as it is made:
+// the exit's removal takes it with its contents, and none is made after.
+TEST_F(AtomicFileTest, ATemporaryDirectoryIsRemovedWithItsContentsAtTheExit) {
+  const std::string pattern = (dir_ / "scratch-XXXXXX").string();
+  EXPECT_EXIT(
+      {
+        std::string made = pattern;
+        if (!CreateTemporaryDirectory(made) || made == pattern) _exit(10);
+        if (!std::filesystem::is_directory(made)) _exit(11);
+        std::ofstream(made + "/corpus.txt") << "half written";
+        RemoveAllTemporaries();
+        if (std::filesystem::exists(made)) _exit(12);
+        std::string late = pattern;
+        if (CreateTemporaryDirectory(late) || errno != ECANCELED) _exit(13);
+        _exit(Entries() == 0 ? 0 : 14);
+      },
+      ::testing::ExitedWithCode(0), "");
+  std::string bad = (dir_ / "missing" / "scratch-XXXXXX").string();
+  EXPECT_FALSE(CreateTemporaryDirectory(bad));
+  EXPECT_EQ(errno, ENOENT);
+}
+
 // Paths that are not registered temporaries (devices, FIFOs, a user's own
 // file) open as fopen() does until the exit closes the registry.
 TEST_F(AtomicFileTest, OpenForWritingOpensOtherPathsDirectly) {

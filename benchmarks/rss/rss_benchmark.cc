@@ -25,7 +25,9 @@
 #include <benchmark/benchmark.h>
 #include <stdlib.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -73,13 +75,13 @@ class BenchCorpus {
     const char* base = std::getenv("TMPDIR");
     std::string pattern =
         std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/bench-rss-XXXXXX";
-    if (mkdtemp(pattern.data()) == nullptr) {
-      error_ = "cannot create a temporary directory from " + pattern;
+    // A run interrupted while benchmarks run never reaches the destructor:
+    // the directory is registered for removal as it is made.
+    if (!CreateTemporaryDirectory(pattern)) {
+      error_ = "cannot create a temporary directory from " + pattern + ": " + std::strerror(errno);
       return;
     }
     directory_ = pattern;
-    // A run interrupted while benchmarks run never reaches the destructor.
-    RemoveOnInterruption(directory_);
     DocumentSetOptions options;
     options.documents = kBenchDocuments;
     options.directory = directory_;

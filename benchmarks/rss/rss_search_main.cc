@@ -8,7 +8,9 @@
 
 #include <stdlib.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -43,12 +45,13 @@ class TempDirectory {
     const char* base = std::getenv("TMPDIR");
     std::string pattern =
         std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/rss-search-XXXXXX";
-    if (mkdtemp(pattern.data()) == nullptr) {
-      *error = "cannot create a temporary directory from " + pattern;
+    // Registered as it is made: an interruption removes it, and a corpus
+    // half written into it.
+    if (!CreateTemporaryDirectory(pattern)) {
+      *error = "cannot create a temporary directory from " + pattern + ": " + std::strerror(errno);
       return false;
     }
     path_ = pattern;
-    RemoveOnInterruption(path_);  // also a corpus half written when interrupted
     return true;
   }
   const std::string& path() const { return path_; }

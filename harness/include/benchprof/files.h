@@ -4,7 +4,8 @@
 // files that appear whole or not at all.
 //
 //   // A benchmark's scratch directory (bench handles the signals):
-//   benchprof::RemoveOnInterruption(directory);
+//   std::string directory = "/tmp/my-bench-XXXXXX";
+//   if (!benchprof::CreateTemporaryDirectory(directory)) ...;
 //   ... use it ...
 //   std::filesystem::remove_all(directory);
 //   benchprof::KeepOnInterruption(directory);
@@ -40,6 +41,13 @@ namespace benchprof {
 // the run because the library or a benchmark called exit(); a program with
 // its own main() calls HandleInterruptions() for that.
 void RemoveOnInterruption(const std::string& path);
+
+// Creates a new directory from `pattern` (mkdtemp's: it ends in "XXXXXX",
+// which becomes the name's unique part) and registers it as
+// RemoveOnInterruption does, in one step: an interruption either removes
+// it or comes before it exists, never between. Returns false with errno
+// set (ECANCELED when the process is already exiting on a signal).
+bool CreateTemporaryDirectory(std::string& pattern);
 
 // Forgets `path`: it was removed, or is kept on purpose.
 void KeepOnInterruption(const std::string& path);

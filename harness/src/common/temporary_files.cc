@@ -132,6 +132,18 @@ void RemoveOnInterruption(const std::string& path) { RegisterTemporary(path); }
 
 void KeepOnInterruption(const std::string& path) { UnregisterTemporary(path); }
 
+bool CreateTemporaryDirectory(std::string& pattern) {
+  Registry& registry = TheRegistry();
+  std::lock_guard lock(registry.mutex);
+  if (registry.closed) {
+    errno = ECANCELED;
+    return false;
+  }
+  if (mkdtemp(pattern.data()) == nullptr) return false;
+  registry.paths.insert(pattern);
+  return true;
+}
+
 bool HandleInterruptions(const char* program) {
   if (g_interruptions_handled.exchange(true)) return true;
   sigset_t signals;

@@ -27,9 +27,15 @@ trap 'rm -rf "$scratch"' EXIT
 # The programs by the names the pages use.
 bin=$scratch/bin
 mkdir -p "$bin"
+# A short run has one or two CPU samples per benchmark at the default rate;
+# ten times the rate keeps `pprof -list algOne` from finding none.
 cat >"$bin/bench" <<EOF
 #!/usr/bin/env bash
-exec "$bench" "\$@" --benchmark_min_time=0.01
+rate=()
+if [[ " \$* " == *" --cpuprofile"* && " \$* " != *" --cpuprofilerate"* ]]; then
+  rate=(--cpuprofilerate=1000)
+fi
+exec "$bench" "\$@" "\${rate[@]}" --benchmark_min_time=0.01
 EOF
 ln -s "$benchprof" "$bin/benchprof"
 ln -s "$raytrace" "$bin/raytrace"

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 #include "common/temporary_files.h"
 
@@ -67,15 +68,30 @@ TEST_F(AtomicFileTest, UncommittedFileLeavesNothingAndKeepsTheOldContent) {
 }
 
 TEST_F(AtomicFileTest, NewFilesGetOrdinaryPermissions) {
+  for (const auto& [mask, expected] : {std::pair<mode_t, mode_t>{022, 0644}, {027, 0640}}) {
+    const std::string path = (dir_ / ("out-" + std::to_string(mask) + ".json")).string();
+    const mode_t previous = umask(mask);
+    StatusOr<AtomicFile> file = AtomicFile::Create(path);
+    umask(previous);
+    ASSERT_TRUE(file.ok());
+    ASSERT_TRUE(file->Commit().ok());
+    struct stat info;
+    ASSERT_EQ(stat(path.c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 0777, expected) << "umask " << std::oct << mask;
+  }
+}
+
+TEST_F(AtomicFileTest, AReplacedFileKeepsItsPermissions) {
   const std::string path = (dir_ / "out.json").string();
-  const mode_t mask = umask(022);
+  std::ofstream(path) << "old";
+  ASSERT_EQ(chmod(path.c_str(), 0600), 0);
   StatusOr<AtomicFile> file = AtomicFile::Create(path);
   ASSERT_TRUE(file.ok());
-  ASSERT_TRUE(file->Commit().ok());
-  umask(mask);
+  ASSERT_TRUE(file->WriteAndCommit("new").ok());
   struct stat info;
   ASSERT_EQ(stat(path.c_str(), &info), 0);
-  EXPECT_EQ(info.st_mode & 0777, 0644u);
+  EXPECT_EQ(info.st_mode & 07777, 0600u);
+  EXPECT_EQ(Read(path), "new");
 }
 
 TEST_F(AtomicFileTest, BadPathsAreReportedWithTheProblem) {

@@ -47,6 +47,25 @@ void RemoveStaleTemporaries(const std::string& directory, const std::string& bas
   closedir(listing);
 }
 
+// The process's umask, read without setting it: umask() can only read by
+// writing, and another thread creating a file in between would get the
+// wrong permissions. Falls back to that only without /proc.
+mode_t CurrentUmask() {
+  if (std::FILE* status = std::fopen("/proc/self/status", "re")) {
+    char line[256];
+    unsigned mask = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, status) != nullptr) {
+      found = std::sscanf(line, "Umask: %o", &mask) == 1;
+    }
+    std::fclose(status);
+    if (found) return static_cast<mode_t>(mask);
+  }
+  const mode_t mask = umask(0);
+  umask(mask);
+  return mask;
+}
+
 }  // namespace
 
 StatusOr<AtomicFile> AtomicFile::Create(const std::string& path) {
@@ -83,10 +102,14 @@ StatusOr<AtomicFile> AtomicFile::Create(const std::string& path) {
     return Status::Error(path + ": cannot create a file in " + directory + " (" +
                          std::strerror(errno) + ")");
   }
-  // mkstemp makes the file private; give it the permissions any new file gets.
-  const mode_t mask = umask(0);
-  umask(mask);
-  fchmod(fd, 0666 & ~mask);
+  // mkstemp makes the file private. A file that replaces another keeps that
+  // one's permissions (an output kept private stays so); a new one gets
+  // those any new file gets.
+  struct stat replaced;
+  const mode_t mode = stat(target.c_str(), &replaced) == 0 && S_ISREG(replaced.st_mode)
+                          ? replaced.st_mode & 07777
+                          : 0666 & ~CurrentUmask();
+  fchmod(fd, mode);
   close(fd);
   AtomicFile file(path, temp, /*write_through=*/false);
   file.target_ = target;

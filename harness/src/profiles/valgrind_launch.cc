@@ -123,12 +123,23 @@ int RunUnderCallgrind(int argc, char** argv, const std::string& program) {
   const std::string self = SelfPath();
   if (self.empty()) return Fail(program, "cannot find this executable (/proc/self/exe)");
 
+  // Interruptions are taken here and passed on: the child removes its
+  // temporary outputs and exits 128 + N itself. SIGCHLD ends the wait.
+  // Blocked before the directory exists, so that no signal comes between
+  // its creation and its removal below.
+  sigset_t waited, previous;
+  sigemptyset(&waited);
+  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGCHLD}) sigaddset(&waited, s);
+  sigprocmask(SIG_BLOCK, &waited, &previous);
+
   const char* tmp = getenv("TMPDIR");
   std::string dir =
       std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/benchprof-callgrind-XXXXXX";
   if (mkdtemp(dir.data()) == nullptr) {
+    const int error = errno;
+    sigprocmask(SIG_SETMASK, &previous, nullptr);
     return Fail(program, "cannot create a directory for callgrind's files: " + dir + ": " +
-                             std::strerror(errno));
+                             std::strerror(error));
   }
 
   std::vector<std::string> args = {
@@ -163,12 +174,6 @@ int RunUnderCallgrind(int argc, char** argv, const std::string& program) {
   for (std::string& s : env_strings) child_env.push_back(s.data());
   child_env.push_back(nullptr);
 
-  // Interruptions are taken here and passed on: the child removes its
-  // temporary outputs and exits 128 + N itself. SIGCHLD ends the wait.
-  sigset_t waited, previous;
-  sigemptyset(&waited);
-  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGCHLD}) sigaddset(&waited, s);
-  sigprocmask(SIG_BLOCK, &waited, &previous);
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   posix_spawnattr_setsigmask(&attributes, &previous);

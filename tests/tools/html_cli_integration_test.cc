@@ -415,7 +415,9 @@ TEST_F(HtmlCliTest, ComparePageHasTheTablesAndTheRegressionsDiffs) {
   EXPECT_NE(page.find("<tr class=\"regression\"><td>BM_Vector/8</td>"), std::string::npos);
   EXPECT_NE(page.find("<tr class=\"improvement\"><td>BM_Parse/real_time</td>"), std::string::npos);
   EXPECT_NE(page.find("Verdict: regression (exit code 1)"), std::string::npos);
-  EXPECT_NE(page.find("<h3>BM_Vector/8</h3>\n<p class=\"meta\">No samples"), std::string::npos);
+  EXPECT_NE(page.find("<h3>BM_Vector/8</h3>\n<p class=\"meta\">No samples of this benchmark in "
+                      "the head's profiles"),
+            std::string::npos);
 
   const ProfileData cpu = Profile("cpu.pprof");
   const ProfileData mem = Profile("mem.pprof");
@@ -439,6 +441,23 @@ TEST_F(HtmlCliTest, ComparePageHasTheTablesAndTheRegressionsDiffs) {
   ASSERT_EQ(pooled_graphs.size(), 1u);
   EXPECT_EQ(pooled_graphs[0].frames[0].value, 2 * totals[0]);
   EXPECT_EQ(pooled_graphs[0].frames[0].base, totals[0]);
+
+  // A base that never allocated in the regressed benchmark (BM_AlgorithmTwo
+  // allocates nothing): the head's heap graph, all of it new.
+  const ProcessResult two = RunProcess(
+      {BENCH_PATH, "--benchmark_filter=BM_AlgorithmTwo", "--benchmark_min_time=0.01",
+       "--memprofilerate=1", "--memprofile=" + dir_->File("mem-two.pprof")});
+  ASSERT_EQ(two.exit_code, 0) << two.stderr_text;
+  const ProcessResult no_base = Benchprof(
+      "compare", {"--format=html", "--base-memprofile=" + dir_->File("mem-two.pprof"),
+                  "--head-memprofile=" + dir_->File("mem.pprof"), COMPARE_TESTDATA_DIR "/base.json",
+                  COMPARE_TESTDATA_DIR "/head.json", "-o", out});
+  EXPECT_EQ(no_base.exit_code, 1) << no_base.stderr_text;
+  const std::vector<ShownGraph> new_graphs = GraphsOnPage(ReadFile(out));
+  ASSERT_EQ(new_graphs.size(), 1u) << "BM_AlgorithmOne: heap";
+  EXPECT_TRUE(new_graphs[0].diff);
+  EXPECT_EQ(new_graphs[0].frames[0].value, totals[1]);
+  EXPECT_EQ(new_graphs[0].frames[0].base, 0);
 
   // Without -o, the page goes to standard output.
   const ProcessResult stdout_page = Benchprof(

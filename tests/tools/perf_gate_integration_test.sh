@@ -236,6 +236,13 @@ if [ "$mode" = --cpuprofile ]; then
     fail "no differential flame graph naming MixRounds on the page"
   fi
 fi
+if [ "$mode" = --instructions ]; then
+  if grep -q 'class="fg-data"' "$page" && grep -q 'MakeLabel' "$page"; then
+    pass "the page has BM_Allocating's differential heap flame graph"
+  else
+    fail "no differential heap flame graph naming MakeLabel on the page"
+  fi
+fi
 if [ "$code" -ne 1 ] || [ "$failed" -ne 0 ]; then
   cat "$work/ab.out" "$work/ab.err" >&2
 fi

@@ -78,9 +78,10 @@ mismatched file is bad input: one line on the error stream.
 --format=html writes one self-contained page (no network, no external
 script or font): the tables with each row coloured by its gate, the
 findings and the verdict, and, for each regressed benchmark with samples in
-both profiles of a kind, its differential flame graph (as `benchprof
+the head's profiles of a kind, its differential flame graph (as `benchprof
 flamegraph --diff_base` draws it, from the samples labelled with the
-benchmark's name).
+benchmark's name; with none in the base's, as for a benchmark that did not
+allocate before, all of it is drawn as new).
 
 )";
 

@@ -60,8 +60,10 @@ std::string Paths(const std::vector<NamedProfile>& profiles) {
   return FileList(paths);
 }
 
-// The differential graph of `benchmark` from `pair`, when both sides have
-// samples of it, in the sample type the first head profile defaults to.
+// The differential graph of `benchmark` from `pair`, when the head has
+// samples of it, in the sample type the first head profile defaults to. A
+// base without any (a benchmark that did not allocate before) draws all of
+// it as new, and the heading says the base's total is 0.
 void AppendDiff(const ProfilePair& pair, const std::string& benchmark,
                 flamegraph::FlamePage& page) {
   if (pair.head.empty() || pair.base.empty()) return;
@@ -79,7 +81,7 @@ void AppendDiff(const ProfilePair& pair, const std::string& benchmark,
     }
   }
   const flamegraph::FlameTree tree = std::move(builder).Finish();
-  if (tree.samples == 0 || tree.base_samples == 0) return;
+  if (tree.samples == 0) return;
   page.html() += "<h4>" + HtmlEscaped(Paths(pair.head)) + " against " + HtmlEscaped(Paths(pair.base)) +
                  ": " + HtmlEscaped(flamegraph::DescribeTotal(tree)) + "</h4>\n";
   page.AppendGraph(tree);
@@ -133,7 +135,7 @@ std::string HtmlReport(const Comparison& c, const HtmlProfiles& profiles) {
         if (*pair) AppendDiff(**pair, benchmark, page);
       }
       if (html.size() == before) {
-        html += "<p class=\"meta\">No samples of this benchmark in both profiles.</p>\n";
+        html += "<p class=\"meta\">No samples of this benchmark in the head's profiles.</p>\n";
       }
       html += "</section>\n";
     }

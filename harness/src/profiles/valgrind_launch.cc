@@ -80,6 +80,25 @@ void RemoveDirectory(const std::string& dir) {
   rmdir(dir.c_str());
 }
 
+// SIGINT, SIGTERM, SIGHUP and SIGCHLD blocked for the guard's life, to be
+// taken with sigwaitinfo(waited): a signal from the start on is passed to
+// the run under Valgrind (or, before it starts, kills it at once), never
+// the default action that would leave callgrind's directory behind.
+class BlockedSignals {
+ public:
+  BlockedSignals() {
+    sigemptyset(&waited);
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGCHLD}) sigaddset(&waited, s);
+    sigprocmask(SIG_BLOCK, &waited, &previous);
+  }
+  ~BlockedSignals() { sigprocmask(SIG_SETMASK, &previous, nullptr); }
+  BlockedSignals(const BlockedSignals&) = delete;
+  BlockedSignals& operator=(const BlockedSignals&) = delete;
+
+  sigset_t waited;
+  sigset_t previous;  // the mask before, which the child gets
+};
+
 int Fail(const std::string& program, const std::string& message) {
   std::fprintf(stderr, "%s: --instructions: %s\n", program.c_str(), message.c_str());
   return 4;
@@ -104,6 +123,9 @@ int RunUnderCallgrind(int argc, char** argv, const std::string& program) {
                 "this build has no Valgrind support (<valgrind/callgrind.h> was missing); " +
                     std::string(kInstallHint) + " and rebuild");
   }
+  // Interruptions are taken here and passed on: the child removes its
+  // temporary outputs and exits 128 + N itself. SIGCHLD ends the wait.
+  const BlockedSignals signals;
   const char* chosen = getenv(kValgrindEnv);
   const std::string name = chosen != nullptr && *chosen != '\0' ? chosen : "valgrind";
   const std::string valgrind = FindProgram(name);
@@ -123,23 +145,12 @@ int RunUnderCallgrind(int argc, char** argv, const std::string& program) {
   const std::string self = SelfPath();
   if (self.empty()) return Fail(program, "cannot find this executable (/proc/self/exe)");
 
-  // Interruptions are taken here and passed on: the child removes its
-  // temporary outputs and exits 128 + N itself. SIGCHLD ends the wait.
-  // Blocked before the directory exists, so that no signal comes between
-  // its creation and its removal below.
-  sigset_t waited, previous;
-  sigemptyset(&waited);
-  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGCHLD}) sigaddset(&waited, s);
-  sigprocmask(SIG_BLOCK, &waited, &previous);
-
   const char* tmp = getenv("TMPDIR");
   std::string dir =
       std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/benchprof-callgrind-XXXXXX";
   if (mkdtemp(dir.data()) == nullptr) {
-    const int error = errno;
-    sigprocmask(SIG_SETMASK, &previous, nullptr);
     return Fail(program, "cannot create a directory for callgrind's files: " + dir + ": " +
-                             std::strerror(error));
+                             std::strerror(errno));
   }
 
   std::vector<std::string> args = {
@@ -176,14 +187,13 @@ int RunUnderCallgrind(int argc, char** argv, const std::string& program) {
 
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
-  posix_spawnattr_setsigmask(&attributes, &previous);
+  posix_spawnattr_setsigmask(&attributes, &signals.previous);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
   pid_t child = -1;
   const int spawned = posix_spawn(&child, valgrind.c_str(), nullptr, &attributes, child_argv.data(),
                                   child_env.data());
   posix_spawnattr_destroy(&attributes);
   if (spawned != 0) {
-    sigprocmask(SIG_SETMASK, &previous, nullptr);
     RemoveDirectory(dir);
     return Fail(program, valgrind + ": " + std::strerror(spawned) + "; " + kInstallHint);
   }
@@ -193,10 +203,9 @@ int RunUnderCallgrind(int argc, char** argv, const std::string& program) {
     if (done == child) break;
     if (done < 0 && errno != EINTR) break;
     siginfo_t info;
-    const int got = sigwaitinfo(&waited, &info);
+    const int got = sigwaitinfo(&signals.waited, &info);
     if (got == SIGINT || got == SIGTERM || got == SIGHUP) kill(child, got);
   }
-  sigprocmask(SIG_SETMASK, &previous, nullptr);
 
   struct stat marker;
   const bool started = stat((dir + "/" + kStartedMarker).c_str(), &marker) == 0;

@@ -11,6 +11,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -293,6 +294,29 @@ TEST(JsonTokenizerTest, NumbersAreCorrectlyRounded) {
     ASSERT_EQ(tok, Token::kNumber) << text << ": " << t.status().message();
     ASSERT_EQ(t.number(), want) << text;
     ASSERT_EQ(std::signbit(t.number()), std::signbit(want)) << text;
+  }
+}
+
+TEST(JsonTokenizerTest, GoogleBenchmarkNumbersWithTrailingZerosAreCorrectlyRounded) {
+  // Google Benchmark's form, 17 significant digits ("3.7000000000000000e+01"),
+  // with the last 0 to 16 digits zeros: the trailing zeros are dropped before
+  // the exact power-of-ten path, whose answer must still be from_chars'.
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> mantissa(1.0, 10.0);
+  for (int i = 0; i < 200000; ++i) {
+    char text[64];
+    const int exponent = static_cast<int>(rng() % 61) - 30;
+    std::snprintf(text, sizeof text, "%.16e", mantissa(rng) * std::pow(10.0, exponent));
+    std::string number = text;
+    const size_t e = number.find('e');
+    const size_t zeros = rng() % 17;
+    for (size_t k = 0; k < zeros; ++k) number[e - 1 - k] = '0';
+    double want = 0;
+    const auto r = std::from_chars(number.data(), number.data() + number.size(), want);
+    ASSERT_EQ(r.ec, std::errc()) << number;
+    Tokenizer t(number);
+    ASSERT_EQ(t.Next(), Token::kNumber) << number << ": " << t.status().message();
+    ASSERT_EQ(t.number(), want) << number;
   }
 }
 

@@ -6,10 +6,12 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <string>
 
+#include "support/sanitizer_build.h"
 #include "support/subprocess.h"
 #include "tools/compare/comparison.h"
 #include "tools/compare/table_writer.h"
@@ -94,6 +96,86 @@ TEST(CompareScaleTest, ThousandBenchmarksTimesTwentyRepetitions) {
   EXPECT_EQ(c.verdict, Verdict::kRegression);
   EXPECT_FALSE(text.empty());
   EXPECT_FALSE(json.empty());
+}
+
+// Google Benchmark 1.7.1's own layout (an indented member per line, 17
+// significant digits), in rows of `benchmarks` x 20 repetitions + 4
+// aggregates, until the file is at least `bytes` long (one benchmark at
+// least). Returns the number of benchmarks written.
+int WriteLibraryLayout(const std::string& path, size_t bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> noise(0.0, 0.03);
+  out << "{\n  \"context\": {\n    \"host_name\": \"vm\",\n    \"num_cpus\": 2\n  },\n"
+         "  \"benchmarks\": [\n";
+  static const char* kAggregates[] = {"mean", "median", "stddev", "cv"};
+  char row[2048];
+  int benchmarks = 0;
+  for (; benchmarks == 0 || static_cast<size_t>(out.tellp()) < bytes; ++benchmarks) {
+    const std::string name = "BM_Read" + std::to_string(benchmarks) + "/" +
+                             std::to_string(benchmarks % 64);
+    for (int r = 0; r < kRepetitions + 4; ++r) {
+      const bool aggregate = r >= kRepetitions;
+      const double t = 100.0 * (1 + benchmarks % 37) * (1 + noise(rng));
+      std::snprintf(
+          row, sizeof row,
+          "%s    {\n      \"name\": \"%s%s%s\",\n      \"family_index\": %d,\n"
+          "      \"per_family_instance_index\": 0,\n      \"run_name\": \"%s\",\n"
+          "      \"run_type\": \"%s\",\n      \"repetitions\": %d,\n      \"threads\": 1,\n"
+          "      \"iterations\": %d,\n      \"real_time\": %.16e,\n"
+          "      \"cpu_time\": %.16e,\n      \"time_unit\": \"ns\",\n"
+          "      \"B/op\": 3.7000000000000000e+01,\n      \"allocs/op\": 2.0000000000000000e+00,\n"
+          "      \"bytes_per_second\": %.16e\n    }",
+          benchmarks == 0 && r == 0 ? "" : ",\n", name.c_str(), aggregate ? "_" : "",
+          aggregate ? kAggregates[r - kRepetitions] : "", benchmarks, name.c_str(),
+          aggregate ? "aggregate" : "iteration", kRepetitions, aggregate ? kRepetitions : 8275,
+          t * 1.01, t, 6.6e7 * (1 + noise(rng)));
+      out << row;
+    }
+  }
+  out << "\n  ]\n}\n";
+  return benchmarks;
+}
+
+// A result file of 100 MB as the library writes it, given to `benchprof
+// compare` (against a one-benchmark base): prints the time and throughput
+// (not asserted: shared machines) and checks that the command's peak memory
+// is at most twice the file's size; then checks every sample, read in this
+// process. The command, not this test binary, is timed: the test code is
+// built at -O0, and the linker may take its copies of inline functions.
+// Sanitizer builds read 10 MB: there the volume is not the point.
+TEST(CompareScaleTest, HundredMegabyteResultFileInTheLibrarysLayout) {
+  testing::TempDir dir;
+  const std::string path = dir.File("results.json");
+  const size_t target = testing::kSanitizerBuild ? 10'000'000 : 100'000'000;
+  const int benchmarks = WriteLibraryLayout(path, target);
+  ASSERT_EQ(WriteLibraryLayout(dir.File("base.json"), 1), 1);
+  const double megabytes = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
+
+  const auto start = std::chrono::steady_clock::now();
+  const testing::ProcessResult compare =
+      testing::RunProcess({BENCHPROF_PATH, "compare", dir.File("base.json"), path});
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_NE(compare.exit_code, 3) << compare.stderr_text;
+  const double peak_megabytes = static_cast<double>(compare.max_rss_kb) * 1024 / 1e6;
+  std::printf("benchprof compare of a %.1f MB result file (%d benchmarks x %d repetitions): "
+              "%.3f s, %.0f MB/s, peak memory %.1f MB\n",
+              megabytes, benchmarks, kRepetitions, seconds, megabytes / seconds, peak_megabytes);
+  RecordProperty("mb_per_s", std::to_string(megabytes / seconds));
+  if (!testing::kSanitizerBuild) {
+    EXPECT_LE(peak_megabytes, 2 * megabytes);
+  }
+
+  StatusOr<ResultSet> read = ReadResultFiles({path});
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  ASSERT_EQ(read->benchmarks.size(), static_cast<size_t>(benchmarks));
+  for (const auto& samples : read->benchmarks) {
+    ASSERT_EQ(samples.Find("cpu_time")->size(), static_cast<size_t>(kRepetitions)) << samples.name;
+    ASSERT_EQ(samples.Find("allocs/op")->size(), static_cast<size_t>(kRepetitions))
+        << samples.name;
+  }
+  EXPECT_EQ(read->benchmarks.back().Find("B/op")->front(), 37);
 }
 
 }  // namespace

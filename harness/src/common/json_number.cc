@@ -86,14 +86,8 @@ NumberForm ParseNumber(const char* begin, const char* end, double& out) {
   Decimal d;
   if (const NumberForm f = NumberScanner(begin, end).Scan(d); f != NumberForm::kValid) return f;
   // The numbers traces and benchmark results hold take this path.
-  if (d.exact && d.mantissa <= (uint64_t{1} << 53)) {
-    const int e10 = d.exponent - d.fraction_digits;
-    if (e10 >= -22 && e10 <= 22) {
-      double v = static_cast<double>(d.mantissa);
-      v = e10 >= 0 ? v * kExactPowersOf10[e10] : v / kExactPowersOf10[-e10];
-      out = d.negative ? -v : v;
-      return NumberForm::kValid;
-    }
+  if (d.exact && ExactDecimal(d.mantissa, d.exponent - d.fraction_digits, d.negative, out)) {
+    return NumberForm::kValid;
   }
   // from_chars ignores the locale, unlike strtod, so a German LC_NUMERIC in
   // the user's environment cannot turn "0.5" into 0.

@@ -1,8 +1,10 @@
 #include "common/json_tokenizer.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <limits>
+#include <system_error>
 #include <utility>
 
 #include "common/json_byte_scan.h"
@@ -294,10 +296,11 @@ Token Tokenizer::ScanLiteral(const char* p, std::string_view word, Token kind, d
 }
 
 Token Tokenizer::ScanNumber(const char* p) {
-  // The common case in one pass: -?(0|[1-9][0-9]*)(.[0-9]+)? with at most 18
-  // digits, ended by a byte that cannot continue a number, inside the
-  // buffer. Exact: the mantissa is below 2^53 and one division by an exact
-  // power of ten rounds correctly. Anything else takes ScanNumberSlow().
+  // The common cases in one pass: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]{1,3})?
+  // with at most 18 digits, ended by a byte that cannot continue a number,
+  // inside the buffer; converted by ExactDecimal, or else ("1.7869662839196217e+03")
+  // by from_chars over the checked bytes. Anything else, and any range
+  // error, takes ScanNumberSlow().
   const char* s = p + (*p == '-');
   const char* const int_start = s;
   uint64_t mantissa = 0;  // wraps past 18 digits, but is then not used
@@ -310,16 +313,29 @@ Token Tokenizer::ScanNumber(const char* p) {
     fraction_digits = static_cast<size_t>(s - fraction_start);
     if (fraction_digits == 0) fraction_digits = 99;  // "1." is not a number
   }
-  if (int_digits > 0 && (int_digits == 1 || *int_start != '0') &&
-      int_digits + fraction_digits <= 18 && !(ClassOf(*s) & kNumberByte) && s != input_.end() &&
-      mantissa <= (uint64_t{1} << 53)) {
-    double d = static_cast<double>(mantissa);
-    if (fraction_digits > 0) d /= kExactPowersOf10[fraction_digits];
-    number_ = *p == '-' ? -d : d;
-    p_ = s;
-    return AfterScalar(Token::kNumber);
+  int exponent = 0;
+  if (*s == 'e' || *s == 'E') {
+    const char* e = s + 1;
+    const bool negative = *e == '-';
+    if (*e == '-' || *e == '+') ++e;
+    const char* const exponent_start = e;
+    while (IsDigit(*e) && e - exponent_start < 3) exponent = exponent * 10 + (*e++ - '0');
+    if (e == exponent_start || IsDigit(*e)) return ScanNumberSlow();  // "1e", "1e1234"
+    exponent = negative ? -exponent : exponent;
+    s = e;
   }
-  return ScanNumberSlow();
+  if (int_digits == 0 || (int_digits > 1 && *int_start == '0') ||
+      int_digits + fraction_digits > 18 || (ClassOf(*s) & kNumberByte) || s == input_.end()) {
+    return ScanNumberSlow();
+  }
+  double d = 0;
+  if (!ExactDecimal(mantissa, exponent - static_cast<int>(fraction_digits), *p == '-', d)) {
+    const auto [end, error] = std::from_chars(p, s, d);
+    if (error != std::errc() || end != s) return ScanNumberSlow();  // out of range: said there
+  }
+  number_ = d;
+  p_ = s;
+  return AfterScalar(Token::kNumber);
 }
 
 // The number token at tok_, whole: its bytes up to one that cannot continue

@@ -92,6 +92,19 @@ TEST_F(AtomicFileTest, AReplacedFileKeepsItsPermissions) {
   ASSERT_EQ(stat(path.c_str(), &info), 0);
   EXPECT_EQ(info.st_mode & 07777, 0600u);
   EXPECT_EQ(Read(path), "new");
+
+  // Someone else's file cannot keep its owner: the new one is ours, with
+  // the bits a new file gets. (Needs root to give the file away.)
+  if (geteuid() != 0) return;
+  ASSERT_EQ(chown(path.c_str(), 65534, 65534), 0);
+  const mode_t previous = umask(022);
+  StatusOr<AtomicFile> theirs = AtomicFile::Create(path);
+  umask(previous);
+  ASSERT_TRUE(theirs.ok());
+  ASSERT_TRUE(theirs->WriteAndCommit("ours").ok());
+  ASSERT_EQ(stat(path.c_str(), &info), 0);
+  EXPECT_EQ(info.st_uid, 0u);
+  EXPECT_EQ(info.st_mode & 07777, 0644u);
 }
 
 TEST_F(AtomicFileTest, BadPathsAreReportedWithTheProblem) {

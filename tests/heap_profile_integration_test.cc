@@ -333,9 +333,8 @@ bool StackHas(const ProfileData& profile, const ProfileSample& sample, const std
 TEST_F(HeapProfileIntegrationTest, CpuSamplesDuringHeapStackWalksKeepTheirStacks) {
   if (!collect::kCpuSamplerSupported) GTEST_SKIP() << "no CPU profiler under ThreadSanitizer";
   const std::string cpu = dir_.File("cpu.pprof");
-  Profile(HEAP_FIXTURE_BENCH_PATH,
-          {"--benchmark_filter=BM_MapInserts", "--memprofilerate=1", "--cpuprofile=" + cpu,
-           "--cpuprofilerate=500"});
+  Profile(HEAP_FIXTURE_BENCH_PATH, {"--benchmark_filter=BM_MapInserts", "--memprofilerate=1",
+                                    "--cpuprofile=" + cpu, "--cpuprofilerate=500"});
   StatusOr<ProfileData> read = ReadProfile(ReadFile(cpu));
   ASSERT_TRUE(read.ok()) << read.status().message();
   const ProfileData& profile = *read;

@@ -205,24 +205,24 @@ TEST_F(InstructionsIntegrationTest, InterruptionReachesTheRunUnderValgrind) {
 }
 
 // A signal while bench checks that Valgrind works (a slow `valgrind --help`
-// here) is held and passed on once the run starts: one line, exit 143,
+// here) is passed on to the check and ends the run: one line, exit 143,
 // nothing left in $TMPDIR. Before, it killed bench without a word.
 TEST_F(InstructionsIntegrationTest, InterruptionWhileCheckingValgrindIsReported) {
   TempDir dir;
   const std::string slow = dir.File("slow-valgrind");
+  const std::string probing = dir.File("probing");
   std::ofstream(slow) << "#!/bin/sh\n"
-                         "case \"$*\" in *--help*) : > \"" << dir.File("probing") << "\"; sleep 2;; esac\n"
-                         "exec valgrind \"$@\"\n";
+                      << "case \"$*\" in *--help*) : > \"" << probing << "\"; sleep 2;; esac\n"
+                      << "exec valgrind \"$@\"\n";
   ASSERT_EQ(chmod(slow.c_str(), 0755), 0);
   const std::string tmp = dir.File("tmp");
   ASSERT_EQ(mkdir(tmp.c_str(), 0700), 0);
-  const ProcessResult r = RunProcess(
-      {"/bin/sh", "-c",
-       std::string(INSTRUCTIONS_FIXTURE_BENCH_PATH) +
-           " --instructions --benchmark_filter=BM_Known2001$ & pid=$!; "
-           "while [ ! -e " + dir.File("probing") + " ]; do sleep 0.05; done; "
-           "kill -TERM $pid; wait $pid; echo exit=$?"},
-      {"TMPDIR=" + tmp, "BENCHPROF_VALGRIND=" + slow});
+  const std::string script = std::string(INSTRUCTIONS_FIXTURE_BENCH_PATH) +
+                             " --instructions --benchmark_filter=BM_Known2001$ & pid=$!; " +
+                             "while [ ! -e " + probing + " ]; do sleep 0.05; done; " +
+                             "kill -TERM $pid; wait $pid; echo exit=$?";
+  const ProcessResult r =
+      RunProcess({"/bin/sh", "-c", script}, {"TMPDIR=" + tmp, "BENCHPROF_VALGRIND=" + slow});
   EXPECT_NE(r.stdout_text.find("exit=143"), std::string::npos) << r.stdout_text << r.stderr_text;
   EXPECT_NE(r.stderr_text.find("interrupted by SIGTERM; no output file written"), std::string::npos)
       << r.stderr_text;

@@ -77,8 +77,9 @@ class BenchCorpus {
         std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/bench-rss-XXXXXX";
     // A run interrupted while benchmarks run never reaches the destructor:
     // the directory is registered for removal as it is made.
+    const std::string asked = pattern;  // mkdtemp may change it when it fails
     if (!CreateTemporaryDirectory(pattern)) {
-      error_ = "cannot create a temporary directory from " + pattern + ": " + std::strerror(errno);
+      error_ = "cannot create a temporary directory from " + asked + ": " + std::strerror(errno);
       return;
     }
     directory_ = pattern;

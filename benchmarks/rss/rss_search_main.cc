@@ -47,8 +47,9 @@ class TempDirectory {
         std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/rss-search-XXXXXX";
     // Registered as it is made: an interruption removes it, and a corpus
     // half written into it.
+    const std::string asked = pattern;  // mkdtemp may change it when it fails
     if (!CreateTemporaryDirectory(pattern)) {
-      *error = "cannot create a temporary directory from " + pattern + ": " + std::strerror(errno);
+      *error = "cannot create a temporary directory from " + asked + ": " + std::strerror(errno);
       return false;
     }
     path_ = pattern;

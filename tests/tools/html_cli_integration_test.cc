@@ -416,7 +416,7 @@ TEST_F(HtmlCliTest, ComparePageHasTheTablesAndTheRegressionsDiffs) {
   EXPECT_NE(page.find("<tr class=\"improvement\"><td>BM_Parse/real_time</td>"), std::string::npos);
   EXPECT_NE(page.find("Verdict: regression (exit code 1)"), std::string::npos);
   EXPECT_NE(page.find("<h3>BM_Vector/8</h3>\n<p class=\"meta\">No samples of this benchmark in "
-                      "the head's profiles"),
+                      "both profiles"),
             std::string::npos);
 
   const ProfileData cpu = Profile("cpu.pprof");
@@ -444,9 +444,10 @@ TEST_F(HtmlCliTest, ComparePageHasTheTablesAndTheRegressionsDiffs) {
 
   // A base that never allocated in the regressed benchmark (BM_AlgorithmTwo
   // allocates nothing): the head's heap graph, all of it new.
-  const ProcessResult two = RunProcess(
-      {BENCH_PATH, "--benchmark_filter=BM_AlgorithmTwo", "--benchmark_min_time=0.01",
-       "--memprofilerate=1", "--memprofile=" + dir_->File("mem-two.pprof")});
+  const ProcessResult two =
+      RunProcess({BENCH_PATH, "--benchmark_filter=BM_AlgorithmTwo", "--benchmark_min_time=0.01",
+                  "--memprofilerate=1", "--memprofile=" + dir_->File("mem-two.pprof"),
+                  "--cpuprofile=" + dir_->File("cpu-two.pprof")});
   ASSERT_EQ(two.exit_code, 0) << two.stderr_text;
   const ProcessResult no_base = Benchprof(
       "compare", {"--format=html", "--base-memprofile=" + dir_->File("mem-two.pprof"),
@@ -458,6 +459,13 @@ TEST_F(HtmlCliTest, ComparePageHasTheTablesAndTheRegressionsDiffs) {
   EXPECT_TRUE(new_graphs[0].diff);
   EXPECT_EQ(new_graphs[0].frames[0].value, totals[1]);
   EXPECT_EQ(new_graphs[0].frames[0].base, 0);
+  // Not so for CPU profiles: no samples of a benchmark there say nothing.
+  const ProcessResult no_cpu_base = Benchprof(
+      "compare", {"--format=html", "--base-cpuprofile=" + dir_->File("cpu-two.pprof"),
+                  "--head-cpuprofile=" + dir_->File("cpu.pprof"), COMPARE_TESTDATA_DIR "/base.json",
+                  COMPARE_TESTDATA_DIR "/head.json", "-o", out});
+  EXPECT_EQ(no_cpu_base.exit_code, 1) << no_cpu_base.stderr_text;
+  EXPECT_TRUE(GraphsOnPage(ReadFile(out)).empty());
 
   // Without -o, the page goes to standard output.
   const ProcessResult stdout_page = Benchprof(

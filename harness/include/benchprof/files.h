@@ -67,11 +67,12 @@ bool HandleInterruptions(const char* program);
 // Writes `path` whole or not at all: `write` fills a temporary file beside
 // it (the FILE* is open for writing; on failure `write` returns false and
 // sets its error), which then replaces `path` if every write and the close
-// succeeded; a replaced file keeps its permissions. A symbolic link stays a link (the file it points to is
-// replaced); a device, a FIFO or anything under /dev is written directly.
-// The temporary file is removed on failure and if the process is
-// interrupted meanwhile. Returns false with `*error` set to one line
-// ("out.png: No space left on device"); the previous file is then kept.
+// succeeded; a file of yours that it replaces keeps its permission bits. A
+// symbolic link stays a link (the file it points to is replaced); a device,
+// a FIFO or anything under /dev is written directly. The temporary file is
+// removed on failure and if the process is interrupted meanwhile. Returns
+// false with `*error` set to one line ("out.png: No space left on
+// device"); the previous file is then kept.
 bool WriteFileAtomically(const std::string& path,
                          const std::function<bool(std::FILE* out, std::string* error)>& write,
                          std::string* error);

@@ -102,15 +102,24 @@ StatusOr<AtomicFile> AtomicFile::Create(const std::string& path) {
     return Status::Error(path + ": cannot create a file in " + directory + " (" +
                          std::strerror(errno) + ")");
   }
-  // mkstemp makes the file private. A file that replaces another keeps that
-  // one's permissions (an output kept private stays so); a new one gets
-  // those any new file gets.
+  // mkstemp makes the file private. One that replaces a file of ours keeps
+  // its permission bits (an output kept private stays so); otherwise, as a
+  // new file, those the umask gives. Someone else's file cannot keep its
+  // owner, so its bits would mean something else: not copied.
   struct stat replaced;
-  const mode_t mode = stat(target.c_str(), &replaced) == 0 && S_ISREG(replaced.st_mode)
-                          ? replaced.st_mode & 07777
+  const mode_t mode = stat(target.c_str(), &replaced) == 0 && S_ISREG(replaced.st_mode) &&
+                              replaced.st_uid == geteuid()
+                          ? replaced.st_mode & 0777
                           : 0666 & ~CurrentUmask();
-  fchmod(fd, mode);
+  const bool mode_set = fchmod(fd, mode) == 0;
+  const int error = errno;
   close(fd);
+  if (!mode_set) {
+    unlink(temp.c_str());
+    UnregisterTemporary(temp);
+    return Status::Error(path + ": cannot set the permissions of a file in " + directory + " (" +
+                         std::strerror(error) + ")");
+  }
   AtomicFile file(path, temp, /*write_through=*/false);
   file.target_ = target;
   return file;

@@ -29,10 +29,10 @@ namespace benchprof {
 
 class AtomicFile {
  public:
-  // Creates an empty temporary file beside `path`, with the permissions of
-  // the file it will replace, or those the umask gives a new file. Fails,
-  // naming the problem, if `path` is a directory, is not writable, or its
-  // directory does not exist or is not writable.
+  // Creates an empty temporary file beside `path`, with the permission bits
+  // of the file of ours it will replace, or those the umask gives a new
+  // file. Fails, naming the problem, if `path` is a directory, is not
+  // writable, or its directory does not exist or is not writable.
   static StatusOr<AtomicFile> Create(const std::string& path);
 
   AtomicFile(AtomicFile&& other) noexcept;

@@ -46,9 +46,58 @@ std::string FindProgram(const std::string& name) {
   return "";
 }
 
-// Runs `argv` with stdin, stdout and stderr on /dev/null and returns its
-// wait status, or -1 if it could not be started.
-int RunQuietly(const std::vector<std::string>& args) {
+// SIGINT, SIGTERM, SIGHUP and SIGCHLD blocked while it lives, to be taken
+// with sigwaitinfo(waited) by WaitPassingSignals: a signal from the start
+// on is passed to the child of the moment (the Valgrind check, then the run
+// under Valgrind), never the default action that would leave callgrind's
+// directory behind.
+struct BlockedSignals {
+  BlockedSignals() {
+    sigemptyset(&waited);
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGCHLD}) sigaddset(&waited, s);
+    sigprocmask(SIG_BLOCK, &waited, &previous);
+  }
+  ~BlockedSignals() { sigprocmask(SIG_SETMASK, &previous, nullptr); }
+  BlockedSignals(const BlockedSignals&) = delete;
+  BlockedSignals& operator=(const BlockedSignals&) = delete;
+
+  sigset_t waited;
+  sigset_t previous;  // the mask before, which children get
+};
+
+// Waits for `child`, passing SIGINT, SIGTERM and SIGHUP on to it. Returns
+// its wait status, or -1 if it cannot be waited for; `*passed` is the first
+// signal passed on (0 if none).
+int WaitPassingSignals(pid_t child, const BlockedSignals& signals, int* passed) {
+  *passed = 0;
+  for (;;) {
+    int status = 0;
+    const pid_t done = waitpid(child, &status, WNOHANG);
+    if (done == child) return status;
+    if (done < 0 && errno != EINTR) return -1;
+    siginfo_t info;
+    const int got = sigwaitinfo(&signals.waited, &info);
+    if (got == SIGINT || got == SIGTERM || got == SIGHUP) {
+      kill(child, got);
+      if (*passed == 0) *passed = got;
+    }
+  }
+}
+
+// An interruption before any benchmark ran: nothing was written. Says so as
+// bench does, and returns the exit code, 128 + the signal's number.
+int InterruptedBeforeBenchmarks(const std::string& program, int signal_number) {
+  const char* abbreviation = sigabbrev_np(signal_number);
+  std::fprintf(stderr, "%s: interrupted by %s; no output file written, previous ones kept\n",
+               program.c_str(),
+               abbreviation != nullptr ? (std::string("SIG") + abbreviation).c_str() : "a signal");
+  return 128 + signal_number;
+}
+
+// Runs `argv` with stdin, stdout and stderr on /dev/null, with the signal
+// mask from before `signals`, and returns its wait status, or -1 if it could
+// not be started or waited for; `*passed` as WaitPassingSignals says.
+int RunQuietly(const std::vector<std::string>& args, const BlockedSignals& signals, int* passed) {
   std::vector<char*> argv;
   for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
@@ -57,15 +106,17 @@ int RunQuietly(const std::vector<std::string>& args) {
   for (int fd = 0; fd <= 2; ++fd) {
     posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
   }
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setsigmask(&attributes, &signals.previous);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
   pid_t pid = -1;
-  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  const int spawned = posix_spawn(&pid, argv[0], &actions, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
+  *passed = 0;
   if (spawned != 0) return -1;
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return -1;
-  }
-  return status;
+  return WaitPassingSignals(pid, signals, passed);
 }
 
 // Removes `dir` and the files in it (callgrind's dumps; no subdirectories).
@@ -79,25 +130,6 @@ void RemoveDirectory(const std::string& dir) {
   }
   rmdir(dir.c_str());
 }
-
-// SIGINT, SIGTERM, SIGHUP and SIGCHLD blocked for the guard's life, to be
-// taken with sigwaitinfo(waited): a signal from the start on is passed to
-// the run under Valgrind (or, before it starts, kills it at once), never
-// the default action that would leave callgrind's directory behind.
-class BlockedSignals {
- public:
-  BlockedSignals() {
-    sigemptyset(&waited);
-    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGCHLD}) sigaddset(&waited, s);
-    sigprocmask(SIG_BLOCK, &waited, &previous);
-  }
-  ~BlockedSignals() { sigprocmask(SIG_SETMASK, &previous, nullptr); }
-  BlockedSignals(const BlockedSignals&) = delete;
-  BlockedSignals& operator=(const BlockedSignals&) = delete;
-
-  sigset_t waited;
-  sigset_t previous;  // the mask before, which the child gets
-};
 
 int Fail(const std::string& program, const std::string& message) {
   std::fprintf(stderr, "%s: --instructions: %s\n", program.c_str(), message.c_str());
@@ -137,7 +169,9 @@ int RunUnderCallgrind(int argc, char** argv, const std::string& program) {
   }
   // Loads the tool without running anything: a broken or partial install
   // fails here, before any benchmark runs.
-  const int probe = RunQuietly({valgrind, "--tool=callgrind", "--help"});
+  int passed = 0;
+  const int probe = RunQuietly({valgrind, "--tool=callgrind", "--help"}, signals, &passed);
+  if (passed != 0) return InterruptedBeforeBenchmarks(program, passed);
   if (probe == -1 || !WIFEXITED(probe) || WEXITSTATUS(probe) != 0) {
     return Fail(program, valgrind + " cannot run callgrind (`" + valgrind +
                              " --tool=callgrind --help` failed); " + kInstallHint);
@@ -197,30 +231,17 @@ int RunUnderCallgrind(int argc, char** argv, const std::string& program) {
     RemoveDirectory(dir);
     return Fail(program, valgrind + ": " + std::strerror(spawned) + "; " + kInstallHint);
   }
-  int status = 0;
-  for (;;) {
-    const pid_t done = waitpid(child, &status, WNOHANG);
-    if (done == child) break;
-    if (done < 0 && errno != EINTR) break;
-    siginfo_t info;
-    const int got = sigwaitinfo(&signals.waited, &info);
-    if (got == SIGINT || got == SIGTERM || got == SIGHUP) kill(child, got);
-  }
+  const int status = WaitPassingSignals(child, signals, &passed);
+  const int wait_error = errno;
 
   struct stat marker;
   const bool started = stat((dir + "/" + kStartedMarker).c_str(), &marker) == 0;
   RemoveDirectory(dir);
-  if (WIFSIGNALED(status)) {
-    // Killed before bench's own handler ran (during Valgrind's start-up):
-    // nothing was written yet; say so as bench does.
-    const int signal_number = WTERMSIG(status);
-    std::fprintf(stderr, "%s: interrupted by %s; no output file written, previous ones kept\n",
-                 program.c_str(),
-                 sigabbrev_np(signal_number) != nullptr
-                     ? (std::string("SIG") + sigabbrev_np(signal_number)).c_str()
-                     : "a signal");
-    return 128 + signal_number;
+  if (status == -1) {
+    return Fail(program, "cannot wait for " + valgrind + ": " + std::strerror(wait_error));
   }
+  // Killed before bench's own handler ran (during Valgrind's start-up).
+  if (WIFSIGNALED(status)) return InterruptedBeforeBenchmarks(program, WTERMSIG(status));
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 4;
   if (!started) {
     return Fail(program, valgrind + " could not run " + self + " (exit code " +

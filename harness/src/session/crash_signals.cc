@@ -151,11 +151,17 @@ void OnCrash(int signal_number, siginfo_t* info, void* context) {
 pthread_key_t g_alternate_stack_key;
 bool g_alternate_stack_key_made = false;
 
-void UnmapAlternateStack(void* stack) {
+// The mapping: a guard page, then the stack. A handler that overflows
+// the stack faults on the guard page instead of writing over whatever is
+// mapped below.
+constexpr size_t kGuardBytes = 4096;
+
+void UnmapAlternateStack(void* mapping) {
   stack_t off{};
   off.ss_flags = SS_DISABLE;
-  sigaltstack(&off, nullptr);
-  munmap(stack, kAlternateStackBytes);
+  // Still in use (a handler running as the thread ends): left mapped.
+  if (sigaltstack(&off, nullptr) != 0) return;
+  munmap(mapping, kGuardBytes + kAlternateStackBytes);
 }
 
 void MakeAlternateStackKey() {
@@ -174,17 +180,22 @@ void EnsureAlternateSignalStack() {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, &MakeAlternateStackKey);
   if (!g_alternate_stack_key_made) return;
-  void* memory = mmap(nullptr, kAlternateStackBytes, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-  if (memory == MAP_FAILED) return;  // a crash here goes unreported, as before
-  if (pthread_setspecific(g_alternate_stack_key, memory) != 0) {
-    munmap(memory, kAlternateStackBytes);
-    return;
+  // This thread's earlier mapping, if the benchmark turned the stack off.
+  void* mapping = pthread_getspecific(g_alternate_stack_key);
+  if (mapping == nullptr) {
+    mapping = mmap(nullptr, kGuardBytes + kAlternateStackBytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (mapping == MAP_FAILED) return;  // a crash here goes unreported, as before
+    if (mprotect(mapping, kGuardBytes, PROT_NONE) != 0 ||
+        pthread_setspecific(g_alternate_stack_key, mapping) != 0) {
+      munmap(mapping, kGuardBytes + kAlternateStackBytes);
+      return;
+    }
   }
   stack_t alternate{};
-  alternate.ss_sp = memory;
+  alternate.ss_sp = static_cast<char*>(mapping) + kGuardBytes;
   alternate.ss_size = kAlternateStackBytes;
-  sigaltstack(&alternate, nullptr);
+  sigaltstack(&alternate, nullptr);  // failing, it leaves things as they were
 }
 
 void SetCrashWatcher(pid_t watcher) { g_watcher.store(watcher); }

@@ -56,9 +56,9 @@ void InstallCrashHandlers();
 // Gives the calling thread an alternate signal stack if it has none, so that
 // a stack overflow on it is reported too; the stack is unmapped when the
 // thread ends. Benchmark threads call it before each loop (the library
-// starts new ones for every run). Allocates with mmap, not malloc: nothing
-// the heap profile or allocs/op would see. Does nothing where
-// !kCrashHandlersInstalled.
+// starts new ones for every run), outside the timed region. The stack is
+// mapped with mmap, not malloc: the heap profile does not see it. Does
+// nothing where !kCrashHandlersInstalled.
 void EnsureAlternateSignalStack();
 
 // The thread to tell of a crash (the watcher calls it, for itself).

@@ -82,13 +82,13 @@ bool StopLoopEvents(std::chrono::milliseconds limit) {
 uint64_t LoopsFinished() { return g_loops_finished.load(std::memory_order_relaxed); }
 
 void BeforeLoopStart(benchmark::State& state) {
+  EnsureAlternateSignalStack();  // managers' passes crash too
   if (InManagerPass()) {
     t_phase = LoopPhase::kManagers;
     return;
   }
   t_phase = LoopPhase::kAnnounced;
   collect::BecomeRunner();
-  EnsureAlternateSignalStack();
   // Before the start barrier: no runner of this run is timing yet, and every
   // runner sees the new segment once it passes the barrier.
   if (state.thread_index() == 0) {

@@ -78,10 +78,10 @@ mismatched file is bad input: one line on the error stream.
 --format=html writes one self-contained page (no network, no external
 script or font): the tables with each row coloured by its gate, the
 findings and the verdict, and, for each regressed benchmark with samples in
-the head's profiles of a kind, its differential flame graph (as `benchprof
+both profiles of a kind, its differential flame graph (as `benchprof
 flamegraph --diff_base` draws it, from the samples labelled with the
-benchmark's name; with none in the base's, as for a benchmark that did not
-allocate before, all of it is drawn as new).
+benchmark's name). A heap graph is drawn also when the base's heap profiles
+have no samples of the benchmark (it did not allocate): all of it new.
 
 )";
 

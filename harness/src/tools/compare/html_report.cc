@@ -60,11 +60,13 @@ std::string Paths(const std::vector<NamedProfile>& profiles) {
   return FileList(paths);
 }
 
-// The differential graph of `benchmark` from `pair`, when the head has
-// samples of it, in the sample type the first head profile defaults to. A
-// base without any (a benchmark that did not allocate before) draws all of
-// it as new, and the heading says the base's total is 0.
-void AppendDiff(const ProfilePair& pair, const std::string& benchmark,
+// The differential graph of `benchmark` from `pair`, when both sides have
+// samples of it, in the sample type the first head profile defaults to.
+// With `base_may_be_empty` (heap profiles: a benchmark that did not
+// allocate before has no samples there) a base without any draws all of
+// it as new, and the heading says the base's total is 0. A CPU profile
+// without samples of a benchmark says nothing of it: no graph.
+void AppendDiff(const ProfilePair& pair, const std::string& benchmark, bool base_may_be_empty,
                 flamegraph::FlamePage& page) {
   if (pair.head.empty() || pair.base.empty()) return;
   const StatusOr<size_t> first = flamegraph::ChooseSampleIndex(pair.head[0].profile, "");
@@ -81,7 +83,7 @@ void AppendDiff(const ProfilePair& pair, const std::string& benchmark,
     }
   }
   const flamegraph::FlameTree tree = std::move(builder).Finish();
-  if (tree.samples == 0) return;
+  if (tree.samples == 0 || (tree.base_samples == 0 && !base_may_be_empty)) return;
   page.html() += "<h4>" + HtmlEscaped(Paths(pair.head)) + " against " + HtmlEscaped(Paths(pair.base)) +
                  ": " + HtmlEscaped(flamegraph::DescribeTotal(tree)) + "</h4>\n";
   page.AppendGraph(tree);
@@ -131,11 +133,10 @@ std::string HtmlReport(const Comparison& c, const HtmlProfiles& profiles) {
     for (const std::string& benchmark : regressed) {
       html += "<section><h3>" + HtmlEscaped(benchmark) + "</h3>\n";
       const size_t before = html.size();
-      for (const auto* pair : {&profiles.cpu, &profiles.heap}) {
-        if (*pair) AppendDiff(**pair, benchmark, page);
-      }
+      if (profiles.cpu) AppendDiff(*profiles.cpu, benchmark, /*base_may_be_empty=*/false, page);
+      if (profiles.heap) AppendDiff(*profiles.heap, benchmark, /*base_may_be_empty=*/true, page);
       if (html.size() == before) {
-        html += "<p class=\"meta\">No samples of this benchmark in the head's profiles.</p>\n";
+        html += "<p class=\"meta\">No samples of this benchmark in both profiles.</p>\n";
       }
       html += "</section>\n";
     }

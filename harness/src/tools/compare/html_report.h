@@ -3,7 +3,8 @@
 // Markdown report, rows coloured by their gate, and for each regressed
 // benchmark with samples in both the base and the head profiles, its
 // differential flame graph (head widths, coloured by the change against the
-// base normalised to the head's total), CPU and heap.
+// base normalised to the head's total), CPU and heap; a heap graph also
+// when the base has no samples of the benchmark (it did not allocate).
 //
 //   HtmlProfiles profiles;
 //   profiles.cpu = ProfilePair{{{"base.pprof", std::move(base)}}, {{"head.pprof",

@@ -209,18 +209,18 @@ std::string RowContext(size_t index, const std::string& name) {
 // Where a problem is, for its message ("context", "benchmarks[3] (BM_X)"),
 // put into words only when there is a problem: a row's costs a string
 // otherwise, hundreds of thousands of times per file.
-class Where {
+class ErrorLocation {
  public:
-  explicit Where(std::string_view fixed) : fixed_(fixed) {}
+  explicit ErrorLocation(std::string_view fixed) : fixed_(fixed) {}
   // A row; `name`, once its name is read, must outlive this.
-  Where(size_t row_index, const std::string* name)
+  ErrorLocation(size_t row_index, const std::string* name)
       : is_row_(true), row_index_(row_index), name_(name) {}
 
   std::string str() const {
     if (!is_row_) return std::string(fixed_);
     return RowContext(row_index_, name_ != nullptr ? *name_ : std::string());
   }
-  friend std::string operator+(const Where& where, std::string_view rest) {
+  friend std::string operator+(const ErrorLocation& where, std::string_view rest) {
     return where.str().append(rest);
   }
 
@@ -232,7 +232,7 @@ class Where {
 };
 
 template <typename Key>
-Status WrongKind(const Where& where, Key key, json::Kind kind, std::string_view expected) {
+Status WrongKind(const ErrorLocation& where, Key key, json::Kind kind, std::string_view expected) {
   return Status::Error(where + ": \"" + std::string(KeyName(key)) + "\" is " +
                        (kind == json::Kind::kArray || kind == json::Kind::kObject ? "an " : "a ") +
                        std::string(json::KindName(kind)) + ", expected " + std::string(expected));
@@ -241,7 +241,7 @@ Status WrongKind(const Where& where, Key key, json::Kind kind, std::string_view 
 // Reads an optional string member of `row` (a json::Value by name, or
 // RowMembers by Field) into `out`.
 template <typename Members, typename Key>
-Status OptionalString(const Members& row, Key key, const Where& where, std::string& out) {
+Status OptionalString(const Members& row, Key key, const ErrorLocation& where, std::string& out) {
   const auto* v = row.Find(key);
   if (v == nullptr) return Status();
   if (!v->is_string()) return WrongKind(where, key, v->kind(), "a string");
@@ -251,7 +251,7 @@ Status OptionalString(const Members& row, Key key, const Where& where, std::stri
 
 // Reads an optional number member; `present` says whether it was there.
 template <typename Members, typename Key>
-Status OptionalNumber(const Members& row, Key key, const Where& where, double& out,
+Status OptionalNumber(const Members& row, Key key, const ErrorLocation& where, double& out,
                       bool* present = nullptr) {
   const auto* v = row.Find(key);
   if (present != nullptr) *present = v != nullptr;
@@ -263,13 +263,13 @@ Status OptionalNumber(const Members& row, Key key, const Where& where, double& o
 
 // The row's identity: its name (required), run name, run type, aggregate
 // name, error state and label. Sets `where` to the row's context.
-Status ReadIdentity(const RowMembers& value, size_t index, GbenchRow& row, Where& where) {
+Status ReadIdentity(const RowMembers& value, size_t index, GbenchRow& row, ErrorLocation& where) {
   const FieldValue* name = value.Find(Field::kName);
   if (name == nullptr) return Status::Error(where + ": no \"name\"");
   if (!name->is_string()) return WrongKind(where, Field::kName, name->kind(), "a string");
   row.name = name->as_string();
   if (row.name.empty()) return Status::Error(where + ": empty \"name\"");
-  where = Where(index, &row.name);
+  where = ErrorLocation(index, &row.name);
 
   Status s = OptionalString(value, Field::kRunName, where, row.run_name);
   if (!s.ok()) return s;
@@ -310,7 +310,7 @@ Status ReadIdentity(const RowMembers& value, size_t index, GbenchRow& row, Where
 }
 
 // The iteration and thread counts.
-Status ReadCounts(const RowMembers& value, const Where& where, GbenchRow& row) {
+Status ReadCounts(const RowMembers& value, const ErrorLocation& where, GbenchRow& row) {
   if (Status s = OptionalNumber(value, Field::kIterations, where, row.iterations); !s.ok()) {
     return s;
   }
@@ -332,7 +332,7 @@ Status ReadCounts(const RowMembers& value, const Where& where, GbenchRow& row) {
 }
 
 // real_time and cpu_time, in nanoseconds.
-Status ReadTimes(const RowMembers& value, const Where& where, GbenchRow& row) {
+Status ReadTimes(const RowMembers& value, const ErrorLocation& where, GbenchRow& row) {
   std::string time_unit = "ns";
   if (Status s = OptionalString(value, Field::kTimeUnit, where, time_unit); !s.ok()) return s;
   const double scale = NanosecondsPerUnit(time_unit);
@@ -374,7 +374,7 @@ Status ReadTimes(const RowMembers& value, const Where& where, GbenchRow& row) {
 // Fills `row`, a fresh GbenchRow, from the members of row `index`.
 Status ParseRow(const RowMembers& value, size_t index, GbenchRow& row) {
   row.index = index;
-  Where where(index, nullptr);
+  ErrorLocation where(index, nullptr);
   if (Status s = ReadIdentity(value, index, row, where); !s.ok()) return s;
   if (Status s = ReadCounts(value, where, row); !s.ok()) return s;
   if (Status s = ReadTimes(value, where, row); !s.ok()) return s;
@@ -386,9 +386,10 @@ Status ParseRow(const RowMembers& value, size_t index, GbenchRow& row) {
 // The context members this reader relies on: the library and schema
 // versions. Every other member is kept as it is.
 Status ReadContext(const json::Value& context, GbenchResults& results) {
-  const Where where("context");
+  const ErrorLocation where("context");
   if (!context.is_object()) {
-    return WrongKind(Where("top level"), std::string_view("context"), context.kind(), "an object");
+    return WrongKind(ErrorLocation("top level"), std::string_view("context"), context.kind(),
+                     "an object");
   }
   results.context = context.members();
   if (Status s = OptionalString(context, std::string_view("library_version"), where,
@@ -439,7 +440,7 @@ json::Kind KindOfFirstToken(json::Token first) {
 }
 
 // The rows of the "benchmarks" array whose '[' `tokens` just returned, one
-// at a time: only the current row is held as a json::Value. The first
+// at a time: only the current row's members are held (RowMembers). The first
 // row's problem goes to `problem`, and the rest of the array is then only
 // checked as JSON. Fails only on the JSON itself.
 Status ReadRows(json::Tokenizer& tokens, std::vector<GbenchRow>& rows, Status& problem) {

@@ -2,7 +2,8 @@
 // (or abort()) on the crashing thread, which may hold any lock. It takes no
 // lock, never allocates, and calls only CaptureStackInSignalHandler,
 // syscall(tgkill), nanosleep, write, sigaction and raise. The terminate
-// handler and the watcher's functions run on ordinary threads.
+// handler, the watcher's functions and the alternate stacks' set-up (loop
+// start) and removal (thread exit) run on ordinary threads.
 #include "session/crash_signals.h"
 
 #include <cxxabi.h>

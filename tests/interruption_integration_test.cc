@@ -385,35 +385,23 @@ TEST(InterruptionTest, ACrashReportsTheStackWritesTheResultsAndDiesOfTheSignal) 
   EXPECT_EQ(results->Find("benchmarks")->as_array().size(), 1u);
 }
 
-// A stack overflow on the main thread: the handler runs on its own stack.
+// A stack overflow, on the main thread and on a benchmark thread the
+// library started: the handler runs on a stack of its own (benchprof gives
+// each benchmark thread one before its loop).
 TEST(InterruptionTest, AStackOverflowIsReportedToo) {
   if (SANITIZED_BUILD) GTEST_SKIP() << "sanitizer build: the sanitizer reports crashes itself";
-  TempDir dir;
-  const ProcessResult run =
-      RunCrashing("Quick|Overflow$", {"--benchmark_out=" + dir.File("out.json")});
-  EXPECT_EQ(run.term_signal, SIGSEGV) << run.stderr_text;
-  EXPECT_NE(run.stderr_text.find("Deeper\n      "), std::string::npos) << run.stderr_text;
-  EXPECT_TRUE(run.stderr_text.ends_with(
-      "interrupt_fixture_bench: crashed (SIGSEGV); wrote the 1 completed run, marked as "
-      "interrupted\n"))
-      << run.stderr_text;
-  EXPECT_EQ(ListDirectory(dir.path()), std::vector<std::string>{"out.json"});
-}
-
-// The same on a benchmark thread the library started: benchprof gives each
-// its own signal stack before its loop.
-TEST(InterruptionTest, AStackOverflowOnAWorkerThreadIsReportedToo) {
-  if (SANITIZED_BUILD) GTEST_SKIP() << "sanitizer build: the sanitizer reports crashes itself";
-  TempDir dir;
-  const ProcessResult run =
-      RunCrashing("Quick|OverflowOnAWorker", {"--benchmark_out=" + dir.File("out.json")});
-  EXPECT_EQ(run.term_signal, SIGSEGV) << run.stderr_text;
-  EXPECT_NE(run.stderr_text.find("Deeper\n      "), std::string::npos) << run.stderr_text;
-  EXPECT_TRUE(run.stderr_text.ends_with(
-      "interrupt_fixture_bench: crashed (SIGSEGV); wrote the 1 completed run, marked as "
-      "interrupted\n"))
-      << run.stderr_text;
-  EXPECT_EQ(ListDirectory(dir.path()), std::vector<std::string>{"out.json"});
+  for (const char* filter : {"Quick|Overflow$", "Quick|OverflowOnAWorker"}) {
+    SCOPED_TRACE(filter);
+    TempDir dir;
+    const ProcessResult run = RunCrashing(filter, {"--benchmark_out=" + dir.File("out.json")});
+    EXPECT_EQ(run.term_signal, SIGSEGV) << run.stderr_text;
+    EXPECT_NE(run.stderr_text.find("Deeper\n      "), std::string::npos) << run.stderr_text;
+    EXPECT_TRUE(run.stderr_text.ends_with(
+        "interrupt_fixture_bench: crashed (SIGSEGV); wrote the 1 completed run, marked as "
+        "interrupted\n"))
+        << run.stderr_text;
+    EXPECT_EQ(ListDirectory(dir.path()), std::vector<std::string>{"out.json"});
+  }
 }
 
 // An uncaught exception is named, then reported as the SIGABRT it becomes.

@@ -303,6 +303,7 @@ Status StartContentionProfile(ContentionProfile profile, int64_t rate) {
         "benchprof::main)");
   }
   if (rate < 0) return Status::Error("the rate must not be negative");
+  if (Status unwinder = LoadStackUnwinder(); !unwinder.ok()) return unwinder;
   std::atomic<bool>& running = g_running[static_cast<int>(profile)];
   if (running.load()) return Status::Error("this contention profile is already being recorded");
   if (Status mapped = g_events.Map(kBucketCount, kStackWords, "contention table"); !mapped.ok()) {

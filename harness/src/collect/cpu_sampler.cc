@@ -232,6 +232,7 @@ Status StartCpuSampler(int hz) {
   }
   if (g_running.load()) return Status::Error("the CPU profiler is already running");
   if (hz < 1 || hz > 10000) return Status::Error("sampling rate must be 1 to 10000 Hz");
+  if (Status unwinder = LoadStackUnwinder(); !unwinder.ok()) return unwinder;
 
   if (g_buffer != nullptr) munmap(g_buffer, kBufferBytes);
   void* buffer = mmap(nullptr, kBufferBytes, PROT_READ | PROT_WRITE,

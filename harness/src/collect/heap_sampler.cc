@@ -238,6 +238,7 @@ Status StartHeapSampler(int64_t rate) {
   }
   if (rate < 1) return Status::Error("the sampling rate must be at least 1 byte");
   if (g_running) return Status::Error("the heap sampler is already running");
+  if (Status unwinder = LoadStackUnwinder(); !unwinder.ok()) return unwinder;
   if (Status layout = CheckAllocatorLayout(); !layout.ok()) return layout;
   if (Status mapped = g_table.Map(kBucketCount, kStackWords, "heap sample table"); !mapped.ok()) {
     return mapped;

@@ -33,7 +33,20 @@
 
 #include <cstdint>
 
+#include "common/status.h"
+
 namespace benchprof::collect {
+
+// Loads libunwind privately (dlopen with RTLD_LOCAL, so that its _Unwind_*
+// functions never replace the program's unwinder: stack_capture.cc says
+// why). Every capture before it, or after it failed, finds no stack (0).
+// Call it before starting anything that captures; later calls return the
+// first call's result. Fails with one line if the library or one of its
+// functions is missing. Thread-safe; not for signal handlers or malloc.
+Status LoadStackUnwinder();
+
+// Whether LoadStackUnwinder succeeded. Async-signal-safe.
+bool StackUnwinderLoaded();
 
 // Fills `frames` with up to `max_frames` code addresses of the calling
 // thread's stack, innermost first. The first entries belong to the capturing
@@ -67,7 +80,8 @@ inline constexpr int kMaxInterruptedFrames = 128;
 int CaptureInterruptedStack(void* signal_context, uintptr_t* frames, int max_frames);
 
 // Sets up the unwinder on the calling thread (outside any handler), so that
-// captures in signal handlers take the fast path.
+// captures in signal handlers take the fast path. What that allocates is not
+// counted as the program's (timed_scope.h's OutsideTimedScope).
 void WarmUpStackCapture();
 
 // True while the calling thread is inside CaptureStack. Async-signal-safe.

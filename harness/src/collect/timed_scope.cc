@@ -33,6 +33,16 @@ void LeaveTimedRegion() {
 
 bool InTimedRegion() { return internal::t_role == ThreadRole::kRunnerTimed; }
 
+// A timed runner stays counted in the gate: the other threads' scope does
+// not change while one runner sets up a collector.
+OutsideTimedScope::OutsideTimedScope() : saved_role_(static_cast<uint8_t>(internal::t_role)) {
+  internal::t_role = ThreadRole::kExcluded;
+}
+
+OutsideTimedScope::~OutsideTimedScope() {
+  internal::t_role = static_cast<ThreadRole>(saved_role_);
+}
+
 void SetProfileSegment(uint32_t segment) {
   internal::g_profile_segment.store(segment, std::memory_order_relaxed);
 }

@@ -34,6 +34,23 @@ void LeaveTimedRegion();
 // True while the calling thread is a runner inside its unpaused loop.
 bool InTimedRegion();
 
+// For its lifetime, takes the calling thread out of the measured scope,
+// whatever its role: its allocations are not counted or sampled, its CPU
+// time and waits not recorded. For a collector's own set-up on a thread
+// (the unwinder allocates its thread-local state at a thread's first stack
+// walk: stack_capture.h), which is not the program's work. Not for signal
+// handlers, and not across a loop start, pause, resume or finish.
+class OutsideTimedScope {
+ public:
+  OutsideTimedScope();
+  ~OutsideTimedScope();
+  OutsideTimedScope(const OutsideTimedScope&) = delete;
+  OutsideTimedScope& operator=(const OutsideTimedScope&) = delete;
+
+ private:
+  uint8_t saved_role_;
+};
+
 // Labels what the profilers record from now on, on every thread, with the
 // profile segment of the run being timed (session/run_labels.h says how a
 // segment becomes a benchmark name). Async-signal-safe.
@@ -45,6 +62,7 @@ enum class ThreadRole : uint8_t {
   kOther = 0,  // not a runner: in scope while any runner times
   kRunnerTimed,
   kRunnerPaused,
+  kExcluded,  // inside an OutsideTimedScope: never in scope
 };
 
 // __thread, not thread_local: a plain TLS variable needs no init wrapper, so

@@ -35,6 +35,7 @@
 #include "cli/help.h"
 #include "collect/alloc_counter.h"
 #include "collect/library_unload_hook.h"
+#include "collect/stack_capture.h"
 #include "common/atomic_file.h"
 #include "common/file_identity.h"
 #include "common/path_names.h"
@@ -279,6 +280,10 @@ BenchmarkRun RunBenchmarks(session::RunAuditor& auditor, const std::optional<Ato
 
 // Everything after the command line: outputs, self-test, the run, the files.
 int Run(const std::string& program, const Request& request) {
+  // Crash and --timeout reports show stacks whatever was asked for; without
+  // the unwinder they show the interrupted instruction, and the profilers
+  // that need it refuse to start with this same message.
+  (void)collect::LoadStackUnwinder().ok();
   if (Status watching = session::WatchForInterruption(program, request.options.timeout_ns,
                                                       request.options.timeout);
       !watching.ok()) {

@@ -2,7 +2,11 @@
 // pthread_exit, pthread_cancel with cleanup handlers, std::thread ends
 // (fixtures/unwinding_fixture_bench.cc checks each and reports an error if
 // it went wrong), with no flag and with each flag that starts a collector.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <limits.h>
+#include <link.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -42,9 +46,8 @@ void ExpectUnwindingUnchanged(const std::vector<std::string>& flags) {
         << with << ": " << benchmark << " did not report\n"
         << result.stdout_text;
   }
-  EXPECT_EQ(result.stdout_text.find("ERROR OCCURRED"), std::string::npos)
-      << with << "\n"
-      << result.stdout_text;
+  EXPECT_EQ(result.stdout_text.find("ERROR OCCURRED"), std::string::npos) << with << "\n"
+                                                                          << result.stdout_text;
 }
 
 TEST(UnwindingIntegrationTest, WithoutFlags) { ExpectUnwindingUnchanged({}); }
@@ -127,6 +130,65 @@ TEST(UnwindingIntegrationTest, WithInstructions) {
     GTEST_SKIP() << "valgrind is not installed (ci/setup-debian installs it)";
   }
   ExpectUnwindingUnchanged({"--instructions", "--benchmem"});
+}
+
+// The file the dynamic loader finds for `soname`, symbolic links resolved;
+// "" if none.
+std::string LibraryFile(const char* soname) {
+  void* library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+  if (library == nullptr) return "";
+  link_map* map = nullptr;
+  std::string file;
+  char resolved[PATH_MAX];
+  if (dlinfo(library, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr &&
+      realpath(map->l_name, resolved) != nullptr) {
+    file = resolved;
+  }
+  dlclose(library);
+  return file;
+}
+
+// Without the unwinder (hidden by an empty file mounted over it, in a mount
+// namespace of the test's own), the profilers that walk stacks refuse to
+// start, one line, exit 4; a run without them is unaffected.
+TEST(UnwindingIntegrationTest, MissingUnwinderIsReported) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root, for a mount namespace";
+  const std::string library = LibraryFile(LIBUNWIND_SONAME);
+  ASSERT_FALSE(library.empty()) << LIBUNWIND_SONAME;
+  TempDir dir;
+  const std::string hide = "mount --bind /dev/null '" + library + "' && exec \"$@\"";
+  const auto without_unwinder = [&](const std::vector<std::string>& flags) {
+    // sh -c's "$@": the fixture and its flags.
+    std::vector<std::string> argv = {"/usr/bin/unshare", "-m", "/bin/sh", "-c", hide, "sh"};
+    argv.push_back(UNWINDING_FIXTURE_BENCH_PATH);
+    argv.push_back("--benchmark_filter=ExceptionThroughFrames");
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    return RunProcess(argv);
+  };
+  const ProcessResult plain = without_unwinder({});
+  if (plain.exit_code != 0 && plain.stderr_text.find("unshare") != std::string::npos) {
+    GTEST_SKIP() << "no mount namespace here: " << plain.stderr_text;
+  }
+  EXPECT_EQ(plain.exit_code, 0) << plain.stderr_text;
+  std::vector<std::string> profilers = {"--cpuprofile"};
+  if (ALLOC_HOOKS_ENABLED) profilers.push_back("--memprofile");
+  if (CONTENTION_HOOKS_ENABLED) {
+    profilers.push_back("--blockprofile");
+    profilers.push_back("--mutexprofile");
+  }
+  if (THREAD_SANITIZED_BUILD) profilers.erase(profilers.begin());
+  for (const std::string& flag : profilers) {
+    const std::string output = dir.File("out.pprof");
+    const ProcessResult refused = without_unwinder({flag + "=" + output});
+    EXPECT_EQ(refused.exit_code, 4) << flag << "\n" << refused.stderr_text;
+    EXPECT_EQ(refused.stderr_text.find("BM_"), std::string::npos) << flag << ": a benchmark ran";
+    EXPECT_NE(refused.stderr_text.find(flag + ": cannot load the stack unwinder: "),
+              std::string::npos)
+        << refused.stderr_text;
+    EXPECT_EQ(std::count(refused.stderr_text.begin(), refused.stderr_text.end(), '\n'), 1)
+        << refused.stderr_text;
+    EXPECT_FALSE(testing::FileExists(output)) << flag;
+  }
 }
 
 }  // namespace

@@ -98,8 +98,8 @@ int WalkCursor(const UnwinderFunctions& unwinder, unw_cursor_t& cursor, uintptr_
 // The slow walk: libunwind's cursor API keeps no per-thread state. It starts
 // at the interrupted frame (on x86-64 unw_context_t is ucontext_t), so the
 // handler's own frames are not walked.
-int WalkFromSignalFrame(const UnwinderFunctions& unwinder, void* signal_context,
-                        uintptr_t* frames, int max_frames) {
+int WalkFromSignalFrame(const UnwinderFunctions& unwinder, void* signal_context, uintptr_t* frames,
+                        int max_frames) {
   unw_cursor_t cursor;
   if (unwinder.init_local2(&cursor, static_cast<unw_context_t*>(signal_context),
                            UNW_INIT_SIGNAL_FRAME) != 0) {
@@ -196,7 +196,8 @@ int CaptureInterruptedStack(void* signal_context, uintptr_t* frames, int max_fra
   constexpr int kHandlerFrames = 8;
   uintptr_t walked[kMaxInterruptedFrames + kHandlerFrames];
   if (max_frames > kMaxInterruptedFrames) max_frames = kMaxInterruptedFrames;
-  const int captured = CaptureStackInSignalHandler(signal_context, walked, max_frames + kHandlerFrames);
+  const int captured =
+      CaptureStackInSignalHandler(signal_context, walked, max_frames + kHandlerFrames);
   const auto pc = static_cast<uintptr_t>(
       static_cast<const ucontext_t*>(signal_context)->uc_mcontext.gregs[REG_RIP]);
   int first = 0;

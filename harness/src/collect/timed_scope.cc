@@ -39,9 +39,7 @@ OutsideTimedScope::OutsideTimedScope() : saved_role_(static_cast<uint8_t>(intern
   internal::t_role = ThreadRole::kExcluded;
 }
 
-OutsideTimedScope::~OutsideTimedScope() {
-  internal::t_role = static_cast<ThreadRole>(saved_role_);
-}
+OutsideTimedScope::~OutsideTimedScope() { internal::t_role = static_cast<ThreadRole>(saved_role_); }
 
 void SetProfileSegment(uint32_t segment) {
   internal::g_profile_segment.store(segment, std::memory_order_relaxed);

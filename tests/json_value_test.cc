@@ -582,8 +582,25 @@ TEST(AppendQuotedTest, EscapesQuotesBackslashesAndControlCharacters) {
 
 TEST(AppendQuotedTest, PassesOtherAsciiAndUtf8Through) {
   std::string out;
-  AppendQuoted(out, "/caf\xC3\xA9 \xF0\x9F\x98\x80 \x7F");
-  EXPECT_EQ(out, "\"/caf\xC3\xA9 \xF0\x9F\x98\x80 \x7F\"");
+  AppendQuoted(out, "/caf\xC3\xA9 \xF0\x9F\x98\x80 #1 \xE2\x80\x8B");  // é, an emoji, ZWSP
+  EXPECT_EQ(out, "\"/caf\xC3\xA9 \xF0\x9F\x98\x80 #1 \xE2\x80\x8B\"");
+}
+
+// JSON is printed in CI logs: nothing in a string may reorder the line or
+// issue a workflow command there, and a reader still gets the string.
+TEST(AppendQuotedTest, EscapesDelC1BidiLineSeparatorsAndCommandMarkers) {
+  const std::string text =
+      "a\x7F"
+      "b\xC2\x85\xC2\x9B"
+      "c\u202E"
+      "d\u2066\u2069\u200E\u061C"
+      "e\u2028\u2029"
+      "f##[x]###";
+  std::string out;
+  AppendQuoted(out, text);
+  EXPECT_EQ(out, R"("a\u007fb\u0085\u009bc\u202ed\u2066\u2069\u200e\u061c)"
+                 R"(e\u2028\u2029f\u0023#[x]\u0023\u0023#")");
+  EXPECT_EQ(StringOf(MustParse(out)), text);
 }
 
 TEST(AppendQuotedTest, EveryAsciiByteRoundTripsThroughParse) {

@@ -1,5 +1,6 @@
 #include "common/json_value.h"
 
+#include <algorithm>
 #include <cassert>
 #include <charconv>
 #include <cmath>
@@ -176,29 +177,50 @@ void AppendQuoted(std::string& out, std::string_view s) {
   out.push_back('"');
   // Copy runs of bytes that need no escape at once; most strings are one run.
   std::size_t run_start = 0;
+  // \uXXXX for a code point below U+10000.
+  const auto append_unicode = [&out](uint32_t code_point) {
+    const char unicode[] = {'\\',
+                            'u',
+                            kHex[code_point >> 12],
+                            kHex[(code_point >> 8) & 0xF],
+                            kHex[(code_point >> 4) & 0xF],
+                            kHex[code_point & 0xF]};
+    out.append(unicode, sizeof(unicode));
+  };
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
       // JSON text is UTF-8: a valid sequence is copied, any other byte
       // becomes U+FFFD (names cut mid-character, binary log messages).
-      if (const std::size_t length = Utf8SequenceLength(s, i); length > 0) {
+      // C1 controls and bidi formatting characters are escaped: JSON is
+      // printed in CI logs, where they would reorder what people read.
+      const std::size_t length = Utf8SequenceLength(s, i);
+      const uint32_t code_point = length > 0 ? DecodeUtf8(s, i, length) : 0;
+      if (length > 0 && TextHazardOf(code_point) == TextHazard::kNone) {
         i += length - 1;
         continue;
       }
       out.append(s.substr(run_start, i - run_start));
-      run_start = i + 1;
-      out.append("\\ufffd");
+      run_start = i + std::max<std::size_t>(length, 1);
+      if (length > 0) {
+        append_unicode(code_point);
+        i += length - 1;
+      } else {
+        out.append("\\ufffd");
+      }
       continue;
     }
     const std::string_view escape = ShortEscape(c);
-    if (escape.empty() && c >= 0x20) continue;
+    // "##[" anywhere in a line of a GitHub Actions log is a workflow
+    // command (Azure Pipelines: "##vso["): no "##" is written raw.
+    const bool command_marker = c == '#' && i + 1 < s.size() && s[i + 1] == '#';
+    if (escape.empty() && c >= 0x20 && c != 0x7F && !command_marker) continue;
     out.append(s.substr(run_start, i - run_start));
     run_start = i + 1;
     if (!escape.empty()) {
       out.append(escape);
     } else {
-      const char unicode[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xF]};
-      out.append(unicode, sizeof(unicode));
+      append_unicode(c);
     }
   }
   out.append(s.substr(run_start));

@@ -157,7 +157,11 @@ class Value {
 StatusOr<Value> Parse(std::string_view text);
 
 // Appends `s` to `out` as a JSON string literal, quotes included. Escapes '"',
-// '\\' and control characters (\b \f \n \r \t, the rest as \u00XX), copies
+// '\\' and control characters (\b \f \n \r \t, the rest as \u00XX), and
+// also DEL, C1 controls, U+2028, U+2029 and the bidirectional formatting
+// characters (every code point TextHazardOf in common/utf8.h flags) as
+// \uXXXX, and the first '#' of "##" as \u0023, so that JSON printed in a CI
+// log reorders nothing and issues no workflow command; copies other
 // well-formed UTF-8 as it is, and writes every byte that is not part of a
 // well-formed UTF-8 sequence as \ufffd, so the output is always valid JSON.
 void AppendQuoted(std::string& out, std::string_view s);

@@ -40,4 +40,33 @@ void AppendUtf8(std::string& out, uint32_t code_point) {
   }
 }
 
+uint32_t DecodeUtf8(std::string_view s, std::size_t at, std::size_t length) {
+  const auto byte = [&](std::size_t i) {
+    return static_cast<uint32_t>(static_cast<unsigned char>(s[at + i]));
+  };
+  switch (length) {
+    case 2:
+      return ((byte(0) & 0x1F) << 6) | (byte(1) & 0x3F);
+    case 3:
+      return ((byte(0) & 0x0F) << 12) | ((byte(1) & 0x3F) << 6) | (byte(2) & 0x3F);
+    case 4:
+      return ((byte(0) & 0x07) << 18) | ((byte(1) & 0x3F) << 12) | ((byte(2) & 0x3F) << 6) |
+             (byte(3) & 0x3F);
+    default:
+      return byte(0);
+  }
+}
+
+TextHazard TextHazardOf(uint32_t c) {
+  if ((c >= 0x09 && c <= 0x0D) || c == 0x85 || c == 0x2028 || c == 0x2029) {
+    return TextHazard::kLineBreak;
+  }
+  if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F)) return TextHazard::kHidden;
+  if (c == 0x061C || c == 0x200E || c == 0x200F || (c >= 0x202A && c <= 0x202E) ||
+      (c >= 0x2066 && c <= 0x2069)) {
+    return TextHazard::kHidden;
+  }
+  return TextHazard::kNone;
+}
+
 }  // namespace benchprof

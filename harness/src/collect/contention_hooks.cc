@@ -20,9 +20,20 @@
 // clock before and after the real, blocking call. Unlocks check one slot of
 // the waiter table while the mutex profile runs.
 //
+// Every hook returns what glibc's function returns, with the same errno
+// and the same effect, for every argument (tests/
+// contention_hooks_arguments_test.cc compares them call by call). glibc
+// checks a clock id and a deadline before it tries the lock (rwlocks,
+// semaphores, clock joins), or only once it must wait, when the kernel may
+// also refuse a time before 1970 (mutexes): so a call whose clock or
+// deadline glibc could not wait on is not tried first, nor timed, but
+// forwarded as it is. sem_wait and sem_timedwait act on a pending
+// cancellation before they try, and so do their hooks.
+//
 // Re-entrancy: the sampler's stack capture (libunwind) may lock a mutex of
 // its own; a per-thread flag sends every hook called from inside a hook
-// straight to the real function. Nothing here allocates.
+// straight to the real function. The recording code keeps errno and holds
+// off cancellation (HookWork below). Nothing here allocates.
 //
 // Every function is placed in the lock-hook section (hook_text.h), so
 // contention profile stacks start at the caller.
@@ -57,6 +68,33 @@ using benchprof::collect::internal::TakeUnlockCharge;
 // Set while this thread runs hook code after the real call: anything the
 // recorders lock goes straight to the real function.
 __thread bool t_in_hook __attribute__((tls_model("initial-exec"))) = false;
+
+// A stretch of recording code in a hook: what it locks goes straight to
+// the real functions (t_in_hook); errno is kept, as the stack capture sets
+// it (libunwind checks addresses by reading and writing a pipe); and
+// cancellation is held off, as those reads and writes are cancellation
+// points: a lock, an unlock or a syscall() that glibc never ends by
+// cancellation must not end there, and no capture may stop halfway.
+class HookWork {
+ public:
+  HookWork() : saved_errno_(errno) {
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state_);
+    t_in_hook = true;
+  }
+
+  ~HookWork() {
+    t_in_hook = false;
+    pthread_setcancelstate(cancel_state_, &cancel_state_);
+    errno = saved_errno_;
+  }
+
+  HookWork(const HookWork&) = delete;
+  HookWork& operator=(const HookWork&) = delete;
+
+ private:
+  int saved_errno_;
+  int cancel_state_ = PTHREAD_CANCEL_ENABLE;
+};
 
 // The next definition of `name`, at `version` if the C library versions it
 // (glibc keeps an old pthread_cond_wait for binaries from before 2002).
@@ -190,6 +228,24 @@ bool BlamingUnlocks() {
   return __builtin_expect(g_switches.blaming_unlocks.load(std::memory_order_relaxed), 0);
 }
 
+// Whether glibc waits on `clock`: only these two; with any other clock the
+// clocked functions return EINVAL without trying the lock.
+bool WaitableClock(clockid_t clock) { return clock == CLOCK_REALTIME || clock == CLOCK_MONOTONIC; }
+
+// Whether glibc could wait until `deadline`: given, tv_nsec in [0, 1e9)
+// (or EINVAL), not before 1970 (a past deadline waits for nothing, and the
+// kernel refuses such a time for a priority-inheriting mutex, EINVAL where
+// a try would have taken an owner-died robust one). Calls with any other
+// deadline are forwarded untouched: what glibc does with them is glibc's.
+bool WaitableDeadline(const timespec* deadline) {
+  return deadline != nullptr && deadline->tv_sec >= 0 &&
+         static_cast<unsigned long>(deadline->tv_nsec) < 1'000'000'000UL;
+}
+
+bool Waitable(clockid_t clock, const timespec* deadline) {
+  return WaitableClock(clock) && WaitableDeadline(deadline);
+}
+
 // A wait about to block: its start, on both clocks, whether it joined the
 // waiters of `lock` (the mutex profile; null for waits on no lock), and its
 // block profile bucket. The stack is captured before the wait, so that the
@@ -198,23 +254,19 @@ bool BlamingUnlocks() {
 class TimedWait {
  public:
   TimedWait(WaitKind kind, const void* lock) : kind_(kind), lock_(lock) {
-    t_in_hook = true;
+    HookWork work;
     bucket_ = PrepareWaitRecord(kind);
-    t_in_hook = false;
     begin_ns_ = NowNanos();
     observer_begin_ = ObserverNow();
     joined_ = lock != nullptr && BlamingUnlocks() && JoinWaiters(lock, begin_ns_);
   }
 
-  // The wait has ended: records it. Preserves errno.
+  // The wait has ended (or its thread is being cancelled in it): records it.
   ~TimedWait() {
-    const int saved_errno = errno;
+    HookWork work;
     const int64_t end_ns = NowNanos();
-    t_in_hook = true;
     if (joined_) LeaveWaiters(lock_, begin_ns_);
     RecordWait(kind_, begin_ns_, end_ns, observer_begin_, bucket_);
-    t_in_hook = false;
-    errno = saved_errno;
   }
 
   TimedWait(const TimedWait&) = delete;
@@ -267,9 +319,15 @@ BENCHPROF_INLINE int WaitObserved(WaitKind kind, Wait wait) {
   return wait();
 }
 
+// Whether a semaphore wait acts on a pending cancellation even when it
+// need not block, as glibc's sem_wait and sem_timedwait do (POSIX: they
+// "shall" be cancellation points); its sem_clockwait does not.
+enum class Cancellation : bool { kOnlyIfBlocked, kAlways };
+
 // A semaphore wait blocks only when the count is 0: tried first.
 template <typename Wait>
-BENCHPROF_INLINE int SemaphoreObserved(sem_t* s, Wait wait) {
+BENCHPROF_INLINE int SemaphoreObserved(sem_t* s, Cancellation cancellation, Wait wait) {
+  if (cancellation == Cancellation::kAlways) pthread_testcancel();
   const int saved_errno = errno;
   if (SemTrywait::Call(s) == 0) return 0;
   errno = saved_errno;
@@ -293,11 +351,8 @@ BENCHPROF_INLINE int UnlockBlamed(const void* lock, WaitKind kind, Unlock unlock
   const benchprof::collect::internal::UnlockCharge charge = TakeUnlockCharge(lock);
   const int result = unlock();
   if (charge.charge_ns > 0) {
-    const int saved_errno = errno;
-    t_in_hook = true;
+    HookWork work;
     RecordUnlockCharge(kind, charge);
-    t_in_hook = false;
-    errno = saved_errno;
   }
   return result;
 }
@@ -309,12 +364,14 @@ BENCHPROF_SLOW_PATH int MutexLockSlow(pthread_mutex_t* m) {
 }
 
 BENCHPROF_SLOW_PATH int MutexTimedlockSlow(pthread_mutex_t* m, const timespec* t) {
+  if (!WaitableDeadline(t)) return MutexTimedlock::Call(m, t);
   return LockObserved(
       WaitKind::kMutex, m, [m] { return MutexTrylock::Call(m); },
       [m, t] { return MutexTimedlock::Call(m, t); });
 }
 
 BENCHPROF_SLOW_PATH int MutexClocklockSlow(pthread_mutex_t* m, clockid_t c, const timespec* t) {
+  if (!Waitable(c, t)) return MutexClocklock::Call(m, c, t);
   return LockObserved(
       WaitKind::kMutex, m, [m] { return MutexTrylock::Call(m); },
       [m, c, t] { return MutexClocklock::Call(m, c, t); });
@@ -331,12 +388,14 @@ BENCHPROF_SLOW_PATH int RdlockSlow(pthread_rwlock_t* l) {
 }
 
 BENCHPROF_SLOW_PATH int TimedrdlockSlow(pthread_rwlock_t* l, const timespec* t) {
+  if (!WaitableDeadline(t)) return Timedrdlock::Call(l, t);
   return LockObserved(
       WaitKind::kRwlockRead, l, [l] { return Tryrdlock::Call(l); },
       [l, t] { return Timedrdlock::Call(l, t); });
 }
 
 BENCHPROF_SLOW_PATH int ClockrdlockSlow(pthread_rwlock_t* l, clockid_t c, const timespec* t) {
+  if (!Waitable(c, t)) return Clockrdlock::Call(l, c, t);
   return LockObserved(
       WaitKind::kRwlockRead, l, [l] { return Tryrdlock::Call(l); },
       [l, c, t] { return Clockrdlock::Call(l, c, t); });
@@ -349,12 +408,14 @@ BENCHPROF_SLOW_PATH int WrlockSlow(pthread_rwlock_t* l) {
 }
 
 BENCHPROF_SLOW_PATH int TimedwrlockSlow(pthread_rwlock_t* l, const timespec* t) {
+  if (!WaitableDeadline(t)) return Timedwrlock::Call(l, t);
   return LockObserved(
       WaitKind::kRwlockWrite, l, [l] { return Trywrlock::Call(l); },
       [l, t] { return Timedwrlock::Call(l, t); });
 }
 
 BENCHPROF_SLOW_PATH int ClockwrlockSlow(pthread_rwlock_t* l, clockid_t c, const timespec* t) {
+  if (!Waitable(c, t)) return Clockwrlock::Call(l, c, t);
   return LockObserved(
       WaitKind::kRwlockWrite, l, [l] { return Trywrlock::Call(l); },
       [l, c, t] { return Clockwrlock::Call(l, c, t); });
@@ -370,25 +431,30 @@ BENCHPROF_SLOW_PATH int CondWaitSlow(pthread_cond_t* c, pthread_mutex_t* m) {
 
 BENCHPROF_SLOW_PATH int CondTimedwaitSlow(pthread_cond_t* c, pthread_mutex_t* m,
                                           const timespec* t) {
+  if (!WaitableDeadline(t)) return CondTimedwait::Call(c, m, t);  // no wait to record
   return WaitObserved(WaitKind::kCondition, [c, m, t] { return CondTimedwait::Call(c, m, t); });
 }
 
 BENCHPROF_SLOW_PATH int CondClockwaitSlow(pthread_cond_t* c, pthread_mutex_t* m, clockid_t clock,
                                           const timespec* t) {
+  if (!Waitable(clock, t)) return CondClockwait::Call(c, m, clock, t);
   return WaitObserved(WaitKind::kCondition,
                       [c, m, clock, t] { return CondClockwait::Call(c, m, clock, t); });
 }
 
 BENCHPROF_SLOW_PATH int SemWaitSlow(sem_t* s) {
-  return SemaphoreObserved(s, [s] { return SemWait::Call(s); });
+  return SemaphoreObserved(s, Cancellation::kAlways, [s] { return SemWait::Call(s); });
 }
 
 BENCHPROF_SLOW_PATH int SemTimedwaitSlow(sem_t* s, const timespec* t) {
-  return SemaphoreObserved(s, [s, t] { return SemTimedwait::Call(s, t); });
+  if (!WaitableDeadline(t)) return SemTimedwait::Call(s, t);
+  return SemaphoreObserved(s, Cancellation::kAlways, [s, t] { return SemTimedwait::Call(s, t); });
 }
 
 BENCHPROF_SLOW_PATH int SemClockwaitSlow(sem_t* s, clockid_t c, const timespec* t) {
-  return SemaphoreObserved(s, [s, c, t] { return SemClockwait::Call(s, c, t); });
+  if (!Waitable(c, t)) return SemClockwait::Call(s, c, t);
+  return SemaphoreObserved(s, Cancellation::kOnlyIfBlocked,
+                           [s, c, t] { return SemClockwait::Call(s, c, t); });
 }
 
 // Whether futex operation `op` puts the caller to sleep until woken.
@@ -406,15 +472,12 @@ BENCHPROF_SLOW_PATH long FutexWaitSlow(long a1, long a2, long a3, long a4, long 
   const int64_t begin_ns = NowNanos();
   const uint64_t observer_begin = ObserverNow();
   const long result = real(SYS_futex, a1, a2, a3, a4, a5, a6);
-  const int saved_errno = errno;
-  if (result == 0 || saved_errno == ETIMEDOUT || saved_errno == EINTR) {
+  if (result == 0 || errno == ETIMEDOUT || errno == EINTR) {
     const int64_t end_ns = NowNanos();
-    t_in_hook = true;
+    HookWork work;
     RecordWait(WaitKind::kFutex, begin_ns, end_ns, observer_begin,
                PrepareWaitRecord(WaitKind::kFutex));
-    t_in_hook = false;
   }
-  errno = saved_errno;
   return result;
 }
 
@@ -423,12 +486,14 @@ BENCHPROF_SLOW_PATH int JoinSlow(pthread_t thread, void** result) {
 }
 
 BENCHPROF_SLOW_PATH int TimedjoinSlow(pthread_t thread, void** result, const timespec* t) {
+  if (!WaitableDeadline(t)) return Timedjoin::Call(thread, result, t);
   return JoinObserved(thread, result,
                       [thread, result, t] { return Timedjoin::Call(thread, result, t); });
 }
 
 BENCHPROF_SLOW_PATH int ClockjoinSlow(pthread_t thread, void** result, clockid_t c,
                                       const timespec* t) {
+  if (!Waitable(c, t)) return Clockjoin::Call(thread, result, c, t);
   return JoinObserved(thread, result,
                       [thread, result, c, t] { return Clockjoin::Call(thread, result, c, t); });
 }

@@ -3,19 +3,32 @@
 // instructions_fixture_bench.cc) run under Valgrind's callgrind, started by
 // bench itself, and must report those figures; paused work is excluded,
 // a helper thread's work included, allocation counts unchanged, and the
-// figures repeat exactly.
+// figures repeat exactly. Interrupted or killed, bench leaves nothing
+// running and nothing behind.
+#include <dirent.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <vector>
 
 #include "common/json_value.h"
 #include "support/subprocess.h"
+
+extern char** environ;
 
 namespace benchprof {
 namespace {
@@ -238,6 +251,115 @@ TEST_F(InstructionsIntegrationTest, AlreadyUnderValgrindIsNotStartedAgain) {
   EXPECT_EQ(r.exit_code, 4) << r.stderr_text;
   EXPECT_NE(r.stderr_text.find("not started by bench --instructions"), std::string::npos)
       << r.stderr_text;
+}
+
+// The processes whose parent is `parent` and that have not ended (a zombie
+// has ended: this container's init may not reap orphans).
+std::vector<pid_t> LiveChildren(pid_t parent) {
+  std::vector<pid_t> children;
+  DIR* proc = opendir("/proc");
+  if (proc == nullptr) return children;
+  while (const dirent* entry = readdir(proc)) {
+    const pid_t pid = static_cast<pid_t>(std::atoi(entry->d_name));
+    if (pid <= 0) continue;
+    const std::string stat = testing::ReadFile("/proc/" + std::to_string(pid) + "/stat");
+    const size_t end = stat.rfind(')');
+    if (end == std::string::npos) continue;
+    char state = 0;
+    int ppid = 0;
+    if (std::sscanf(stat.c_str() + end + 1, " %c %d", &state, &ppid) != 2) continue;
+    if (ppid == parent && state != 'Z' && state != 'X') children.push_back(pid);
+  }
+  closedir(proc);
+  return children;
+}
+
+// Whether `pid` has ended (gone, or a zombie).
+bool Ended(pid_t pid) {
+  const std::string stat = testing::ReadFile("/proc/" + std::to_string(pid) + "/stat");
+  const size_t end = stat.rfind(')');
+  return end == std::string::npos || stat.compare(end + 1, 3, " Z ") == 0 ||
+         stat.compare(end + 1, 3, " X ") == 0;
+}
+
+// The path of callgrind's directory's "started" marker in `tmp`, once the
+// run under Valgrind has begun; else "".
+std::string StartedMarker(const std::string& tmp) {
+  for (const std::string& name : testing::ListDirectory(tmp)) {
+    if (!name.starts_with("benchprof-callgrind-")) continue;
+    const std::string marker = tmp + "/" + name + "/started";
+    if (testing::FileExists(marker)) return marker;
+  }
+  return "";
+}
+
+// bench --instructions killed with SIGKILL once its run under Valgrind has
+// begun: Valgrind dies with it (its parent-death signal), so no result file
+// ever appears, and callgrind's directory is removed (by the guardian
+// process) within moments. Before, Valgrind ran on for the rest of the run,
+// wrote out.json some 20 s later, and the directory stayed in $TMPDIR. The
+// killed run under Valgrind leaves its temporary output beside out.json, as
+// every run killed with SIGKILL does (the next run removes it).
+TEST_F(InstructionsIntegrationTest, KillingBenchEndsValgrindAndLeavesNoDirectory) {
+  TempDir dir;
+  const std::string tmp = dir.File("tmp");
+  const std::string outputs = dir.File("outputs");
+  ASSERT_EQ(mkdir(tmp.c_str(), 0700), 0);
+  ASSERT_EQ(mkdir(outputs.c_str(), 0700), 0);
+  std::vector<std::string> args = {INSTRUCTIONS_FIXTURE_BENCH_PATH, "--instructions",
+                                   "--benchmark_filter=BM_Known2001$", "--benchmark_min_time=20",
+                                   "--benchmark_out=" + outputs + "/out.json"};
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env_strings = {"TMPDIR=" + tmp};
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::string_view(*e).starts_with("TMPDIR=")) continue;
+    env_strings.emplace_back(*e);
+  }
+  std::vector<char*> env;
+  for (std::string& e : env_strings) env.push_back(e.data());
+  env.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t bench = 0;
+  ASSERT_EQ(posix_spawn(&bench, argv[0], &actions, nullptr, argv.data(), env.data()), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (StartedMarker(tmp).empty() && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const bool started = !StartedMarker(tmp).empty();
+  // Past Valgrind's start-up, into the benchmark.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const std::vector<pid_t> children = LiveChildren(bench);
+  kill(bench, SIGKILL);
+  int status = 0;
+  waitpid(bench, &status, 0);
+  ASSERT_TRUE(started) << "the run under Valgrind did not start within 60 s";
+  EXPECT_FALSE(children.empty());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  std::vector<pid_t> running;
+  do {
+    running.clear();
+    for (const pid_t child : children) {
+      if (!Ended(child)) running.push_back(child);
+    }
+    if (running.empty() && testing::ListDirectory(tmp).empty()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  } while (std::chrono::steady_clock::now() < deadline);
+  for (const pid_t child : running) {
+    ADD_FAILURE() << "still running 5 s after bench was killed: "
+                  << testing::ReadFile("/proc/" + std::to_string(child) + "/cmdline");
+    kill(child, SIGKILL);
+  }
+  EXPECT_EQ(testing::ListDirectory(tmp), std::vector<std::string>{}) << "left behind in " << tmp;
+  // Whatever ran under Valgrind has ended: no result file can appear now.
+  for (const std::string& name : testing::ListDirectory(outputs)) {
+    EXPECT_TRUE(name.starts_with(".out.json.tmp-")) << name;
+  }
 }
 
 }  // namespace

@@ -4,10 +4,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -46,7 +47,7 @@ std::string FindProgram(const std::string& name) {
   return "";
 }
 
-// SIGINT, SIGTERM, SIGHUP and SIGCHLD blocked while it lives, to be taken
+// SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGCHLD blocked while it lives, to be taken
 // with sigwaitinfo(waited) by WaitPassingSignals: a signal from the start
 // on is passed to the child of the moment (the Valgrind check, then the run
 // under Valgrind), never the default action that would leave callgrind's
@@ -54,7 +55,7 @@ std::string FindProgram(const std::string& name) {
 struct BlockedSignals {
   BlockedSignals() {
     sigemptyset(&waited);
-    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGCHLD}) sigaddset(&waited, s);
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) sigaddset(&waited, s);
     sigprocmask(SIG_BLOCK, &waited, &previous);
   }
   ~BlockedSignals() { sigprocmask(SIG_SETMASK, &previous, nullptr); }
@@ -65,7 +66,7 @@ struct BlockedSignals {
   sigset_t previous;  // the mask before, which children get
 };
 
-// Waits for `child`, passing SIGINT, SIGTERM and SIGHUP on to it. Returns
+// Waits for `child`, passing SIGINT, SIGTERM, SIGHUP and SIGQUIT on to it. Returns
 // its wait status, or -1 if it cannot be waited for; `*passed` is the first
 // signal passed on (0 if none).
 int WaitPassingSignals(pid_t child, const BlockedSignals& signals, int* passed) {
@@ -77,7 +78,7 @@ int WaitPassingSignals(pid_t child, const BlockedSignals& signals, int* passed) 
     if (done < 0 && errno != EINTR) return -1;
     siginfo_t info;
     const int got = sigwaitinfo(&signals.waited, &info);
-    if (got == SIGINT || got == SIGTERM || got == SIGHUP) {
+    if (got == SIGINT || got == SIGTERM || got == SIGHUP || got == SIGQUIT) {
       kill(child, got);
       if (*passed == 0) *passed = got;
     }
@@ -94,33 +95,94 @@ int InterruptedBeforeBenchmarks(const std::string& program, int signal_number) {
   return 128 + signal_number;
 }
 
-// Runs `argv` with stdin, stdout and stderr on /dev/null, with the signal
+// Starts `argv[0]` with `argv` and `env` as a child that dies with this
+// process: its parent-death signal is SIGKILL, so that a bench killed
+// with SIGKILL takes Valgrind with it and no result appears after bench is
+// gone. The death signal comes when the *thread* that forked ends, so this
+// runs on the main thread (RunUnderCallgrind's contract). With `quiet`,
+// stdin, stdout and stderr are /dev/null. The child gets the signal mask
+// `mask`. Returns the child's pid, or -1 with `*error` set to an errno
+// value.
+pid_t SpawnDyingWithParent(char* const argv[], char* const env[], const sigset_t& mask,
+                           bool quiet, int* error) {
+  // exec's failure, as an errno value; closed by a successful exec.
+  int report[2];
+  if (pipe2(report, O_CLOEXEC) != 0) {
+    *error = errno;
+    return -1;
+  }
+  const pid_t parent = getpid();
+  const pid_t child = fork();
+  if (child < 0) {
+    *error = errno;
+    close(report[0]);
+    close(report[1]);
+    return -1;
+  }
+  if (child == 0) {
+    // Async-signal-safe calls only from here on.
+    int failure = 0;
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) failure = errno;
+    // bench died before the death signal was set: nothing to run for.
+    if (failure == 0 && getppid() != parent) _exit(127);
+    if (failure == 0 && quiet) {
+      for (int fd = 0; fd <= 2; ++fd) {
+        const int null = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        if (null < 0 || (null != fd && dup2(null, fd) < 0)) {
+          failure = errno;
+          break;
+        }
+        if (null != fd) close(null);
+      }
+    }
+    if (failure == 0) {
+      sigprocmask(SIG_SETMASK, &mask, nullptr);
+      execve(argv[0], argv, env);
+      failure = errno;
+    }
+    const ssize_t ignored = write(report[1], &failure, sizeof failure);
+    (void)ignored;
+    _exit(127);
+  }
+  close(report[1]);
+  int failure = 0;
+  ssize_t got;
+  do {
+    got = read(report[0], &failure, sizeof failure);
+  } while (got < 0 && errno == EINTR);
+  close(report[0]);
+  if (got == static_cast<ssize_t>(sizeof failure)) {
+    while (waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    *error = failure;
+    return -1;
+  }
+  return child;
+}
+
+// The arguments as execve takes them; they point into `args`.
+std::vector<char*> ArgumentVector(std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  return argv;
+}
+
+// Runs `args` with stdin, stdout and stderr on /dev/null, with the signal
 // mask from before `signals`, and returns its wait status, or -1 if it could
 // not be started or waited for; `*passed` as WaitPassingSignals says.
-int RunQuietly(const std::vector<std::string>& args, const BlockedSignals& signals, int* passed) {
-  std::vector<char*> argv;
-  for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  for (int fd = 0; fd <= 2; ++fd) {
-    posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
-  }
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  posix_spawnattr_setsigmask(&attributes, &signals.previous);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
-  pid_t pid = -1;
-  const int spawned = posix_spawn(&pid, argv[0], &actions, &attributes, argv.data(), environ);
-  posix_spawnattr_destroy(&attributes);
-  posix_spawn_file_actions_destroy(&actions);
+int RunQuietly(std::vector<std::string> args, const BlockedSignals& signals, int* passed) {
+  const std::vector<char*> argv = ArgumentVector(args);
+  int error = 0;
+  const pid_t pid = SpawnDyingWithParent(argv.data(), environ, signals.previous, true, &error);
   *passed = 0;
-  if (spawned != 0) return -1;
+  if (pid < 0) return -1;
   return WaitPassingSignals(pid, signals, passed);
 }
 
 // Removes `dir` and the files in it (callgrind's dumps; no subdirectories).
-void RemoveDirectory(const std::string& dir) {
+// Returns true once it is gone.
+bool RemoveDirectory(const std::string& dir) {
   if (DIR* d = opendir(dir.c_str())) {
     while (const dirent* entry = readdir(d)) {
       const std::string name = entry->d_name;
@@ -128,7 +190,75 @@ void RemoveDirectory(const std::string& dir) {
     }
     closedir(d);
   }
-  rmdir(dir.c_str());
+  return rmdir(dir.c_str()) == 0 || errno == ENOENT;
+}
+
+// How long a guardian tries to remove callgrind's directory: Valgrind,
+// killed by its parent-death signal as bench ends, may still be creating a
+// file in it for a moment.
+constexpr int kGuardianAttempts = 500;
+constexpr long kGuardianPauseNs = 10'000'000;
+
+// Forks the guardian of callgrind's directory `dir`: a small process that
+// removes it once bench has ended, however it ended. Nothing survives a
+// SIGKILL inside bench; the guardian learns of bench's end from the pipe
+// whose write end only bench holds (`*bench_end`: bench closes it when it
+// has removed the directory itself, or the kernel does when bench dies).
+// It runs in a session of its own and ignores the interrupting signals, so
+// that a signal to bench's process group leaves it to do its work; it
+// holds no other file descriptor, so a reader of bench's stdout sees its
+// end when bench ends. Returns the guardian's pid, or -1 (then bench goes
+// on without one: only a SIGKILL would leave the directory).
+pid_t StartGuardian(const std::string& dir, int* bench_end) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) return -1;
+  const pid_t guardian = fork();
+  if (guardian < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return -1;
+  }
+  if (guardian == 0) {
+    // bench has one thread here (RunUnderCallgrind's contract): the child
+    // may allocate.
+    setsid();
+    for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) signal(signal_number, SIG_IGN);
+    const int keep = fds[0];
+    if (keep > 0) close_range(0, static_cast<unsigned>(keep) - 1, 0);
+    close_range(static_cast<unsigned>(keep) + 1, ~0U, 0);
+    for (;;) {
+      char byte;
+      const ssize_t got = read(keep, &byte, 1);
+      if (got == 0 || (got < 0 && errno != EINTR)) break;
+    }
+    for (int attempt = 0; attempt < kGuardianAttempts && !RemoveDirectory(dir); ++attempt) {
+      const timespec pause{0, kGuardianPauseNs};
+      nanosleep(&pause, nullptr);
+    }
+    _exit(0);
+  }
+  close(fds[0]);
+  *bench_end = fds[1];
+  return guardian;
+}
+
+// Removes `dir` (bench's own cleanup), then lets its guardian go and waits
+// for it.
+void RemoveGuardedDirectory(const std::string& dir, pid_t guardian, int bench_end) {
+  RemoveDirectory(dir);
+  if (guardian < 0) return;
+  close(bench_end);
+  while (waitpid(guardian, nullptr, 0) < 0 && errno == EINTR) {
+  }
+}
+
+// Whether bench, having reported what it wrote, ends by `signal_number`'s
+// default action (session/crash_signals.h, session/interruption.h).
+bool DiesOfSignalAfterReport(int signal_number) {
+  for (const int reported : {SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+    if (signal_number == reported) return true;
+  }
+  return false;
 }
 
 int Fail(const std::string& program, const std::string& message) {
@@ -186,6 +316,8 @@ int RunUnderCallgrind(int argc, char** argv, const std::string& program) {
     return Fail(program, "cannot create a directory for callgrind's files: " + dir + ": " +
                              std::strerror(errno));
   }
+  int bench_end = -1;
+  const pid_t guardian = StartGuardian(dir, &bench_end);
 
   std::vector<std::string> args = {
       valgrind,
@@ -200,12 +332,13 @@ int RunUnderCallgrind(int argc, char** argv, const std::string& program) {
       // Threads are serialised; fair scheduling keeps a spinning thread from
       // starving the one it waits for.
       "--fair-sched=try",
+      // No gdbserver: its FIFOs in $TMPDIR (vgdb-pipe-*) would outlive a
+      // Valgrind killed with bench.
+      "--vgdb=no",
       self,
   };
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
-  std::vector<char*> child_argv;
-  for (std::string& arg : args) child_argv.push_back(arg.data());
-  child_argv.push_back(nullptr);
+  const std::vector<char*> child_argv = ArgumentVector(args);
   std::vector<std::string> env_strings;
   for (char** e = environ; *e != nullptr; ++e) {
     if (std::strncmp(*e, kCallgrindDirEnv, std::strlen(kCallgrindDirEnv)) == 0 &&
@@ -219,29 +352,29 @@ int RunUnderCallgrind(int argc, char** argv, const std::string& program) {
   for (std::string& s : env_strings) child_env.push_back(s.data());
   child_env.push_back(nullptr);
 
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  posix_spawnattr_setsigmask(&attributes, &signals.previous);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
-  pid_t child = -1;
-  const int spawned = posix_spawn(&child, valgrind.c_str(), nullptr, &attributes, child_argv.data(),
-                                  child_env.data());
-  posix_spawnattr_destroy(&attributes);
-  if (spawned != 0) {
-    RemoveDirectory(dir);
-    return Fail(program, valgrind + ": " + std::strerror(spawned) + "; " + kInstallHint);
+  int spawn_error = 0;
+  const pid_t child = SpawnDyingWithParent(child_argv.data(), child_env.data(), signals.previous,
+                                           false, &spawn_error);
+  if (child < 0) {
+    RemoveGuardedDirectory(dir, guardian, bench_end);
+    return Fail(program, valgrind + ": " + std::strerror(spawn_error) + "; " + kInstallHint);
   }
   const int status = WaitPassingSignals(child, signals, &passed);
   const int wait_error = errno;
 
   struct stat marker;
   const bool started = stat((dir + "/" + kStartedMarker).c_str(), &marker) == 0;
-  RemoveDirectory(dir);
+  RemoveGuardedDirectory(dir, guardian, bench_end);
   if (status == -1) {
     return Fail(program, "cannot wait for " + valgrind + ": " + std::strerror(wait_error));
   }
-  // Killed before bench's own handler ran (during Valgrind's start-up).
-  if (WIFSIGNALED(status)) return InterruptedBeforeBenchmarks(program, WTERMSIG(status));
+  if (WIFSIGNALED(status)) {
+    // A crash or SIGQUIT once the run under Valgrind had started: it said
+    // what it wrote, then died of the signal as bench does.
+    if (started && DiesOfSignalAfterReport(WTERMSIG(status))) return 128 + WTERMSIG(status);
+    // Killed before bench's own handler ran (during Valgrind's start-up).
+    return InterruptedBeforeBenchmarks(program, WTERMSIG(status));
+  }
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 4;
   if (!started) {
     return Fail(program, valgrind + " could not run " + self + " (exit code " +

@@ -2,14 +2,24 @@
 // `bench --instructions`: the parent process checks that Valgrind can run,
 // makes a private directory for callgrind's dump files, starts
 // `valgrind --tool=callgrind ... /proc/self/exe ARGS...`, forwards SIGINT,
-// SIGTERM and SIGHUP to it, waits, removes the directory and returns the
-// child's exit code. The child learns the directory from the environment
-// (kCallgrindDirEnv) and reads its dumps there (instructions_profile.cc).
+// SIGTERM, SIGHUP and SIGQUIT to it, waits, removes the directory and
+// returns the child's exit code. The child learns the directory from the
+// environment (kCallgrindDirEnv) and reads its dumps there
+// (instructions_profile.cc).
+//
+// Nothing outlives a bench killed with SIGKILL: Valgrind (and the `valgrind
+// --help` check) get SIGKILL as their parent-death signal, so no result file
+// appears after bench is gone; and a guardian process, which learns of
+// bench's end from a pipe, removes callgrind's directory. (The next run
+// could remove a dead run's directory instead, as it does a dead run's
+// output temporaries, but then the directory would stay until a next run,
+// which may never come on that machine.)
 //
 //   if (!OnValgrind()) return RunUnderCallgrind(argc, argv, "bench");
 //
 // Thread-safety: call from main() before any other thread exists (it
-// changes the signal mask while it waits).
+// changes the signal mask while it waits, forks, and the parent-death
+// signal is tied to the calling thread, which must outlive the run).
 #ifndef BENCHPROF_PROFILES_VALGRIND_LAUNCH_H_
 #define BENCHPROF_PROFILES_VALGRIND_LAUNCH_H_
 

@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <new>
 #include <vector>
 
 namespace benchprof::encode {
@@ -56,6 +57,12 @@ std::string ZlibMessage(const z_stream& stream, const char* fallback) {
 
 }  // namespace
 
+std::string FormatByteCount(size_t bytes) {
+  constexpr size_t kMiB = size_t{1} << 20;
+  if (bytes != 0 && bytes % kMiB == 0) return std::to_string(bytes / kMiB) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
+
 StatusOr<std::string> GzipCompress(std::string_view data) {
   ZStream zs(ZStream::Mode::kDeflate);
   if (zs.Init() != Z_OK) return Status::Error("gzip: cannot initialize zlib");
@@ -86,7 +93,10 @@ StatusOr<std::string> GzipCompress(std::string_view data) {
 StatusOr<std::string> GzipDecompress(std::string_view data, size_t max_output) {
   if (data.empty()) return Status::Error("gzip: empty input");
   ZStream zs(ZStream::Mode::kInflate);
-  if (zs.Init() != Z_OK) return Status::Error("gzip: cannot initialize zlib");
+  if (const int result = zs.Init(); result != Z_OK) {
+    if (result == Z_MEM_ERROR) throw std::bad_alloc();
+    return Status::Error("gzip: cannot initialize zlib");
+  }
   z_stream* s = zs.get();
   std::vector<unsigned char> buffer(kOutputBuffer);
   std::string out;
@@ -103,8 +113,8 @@ StatusOr<std::string> GzipDecompress(std::string_view data, size_t max_output) {
     const int result = inflate(s, Z_NO_FLUSH);
     const size_t produced = buffer.size() - s->avail_out;
     if (produced > max_output - out.size()) {
-      return Status::Error("gzip: data decompresses to more than " + std::to_string(max_output) +
-                           " bytes");
+      return Status::Error("gzip: data decompresses to more than " + FormatByteCount(max_output) +
+                           ", over the limit");
     }
     out.append(reinterpret_cast<const char*>(buffer.data()), produced);
     const bool input_left = s->avail_in != 0 || fed < data.size();
@@ -131,7 +141,9 @@ StatusOr<std::string> GzipDecompress(std::string_view data, size_t max_output) {
         // No progress was possible; the buffer had room, so input ran out.
         return Status::Error("gzip: truncated data");
       case Z_MEM_ERROR:
-        return Status::Error("gzip: out of memory");
+        // As the output string would when it cannot grow: the caller's
+        // out-of-memory path, not a verdict on the data.
+        throw std::bad_alloc();
       default:  // Z_DATA_ERROR, Z_NEED_DICT, Z_STREAM_ERROR
         return Status::Error("gzip: corrupt data (" + ZlibMessage(*s, "invalid stream") + ")");
     }

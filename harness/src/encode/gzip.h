@@ -23,8 +23,13 @@
 
 namespace benchprof::encode {
 
-// The default cap on GzipDecompress's output: far above any real profile.
+// The default cap on GzipDecompress's output. Profiles are read with a
+// lower one, pprof_reader.h's kMaxProfileBytes.
 inline constexpr size_t kMaxGzipOutput = size_t{1} << 30;
+
+// `bytes` as messages give sizes: "256 MiB" for a whole number of MiB,
+// else "1000 bytes".
+std::string FormatByteCount(size_t bytes);
 
 // Returns `data` as a single gzip member, compressed with Z_BEST_SPEED. Fails
 // only if zlib cannot allocate its state.
@@ -35,7 +40,10 @@ StatusOr<std::string> GzipCompress(std::string_view data);
 // Fails with one line if `data` is empty, is not gzip, is corrupt or
 // truncated (CRC and length trailers are checked), has bytes after the last
 // member that are not another member, or would decompress to more than
-// `max_output` bytes.
+// `max_output` bytes ("gzip: data decompresses to more than 256 MiB, over
+// the limit"). Memory is the output so far, a 64 KiB buffer and zlib's
+// state. Throws std::bad_alloc when zlib cannot allocate, as the output
+// string does when it cannot grow.
 StatusOr<std::string> GzipDecompress(std::string_view data, size_t max_output = kMaxGzipOutput);
 
 }  // namespace benchprof::encode

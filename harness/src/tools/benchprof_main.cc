@@ -2,6 +2,9 @@
 // benchmarks ran. It links no collector (DESIGN.md: the compare tool knows
 // nothing of collectors).
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <new>
 #include <span>
 #include <string>
 #include <string_view>
@@ -9,6 +12,7 @@
 
 #include "benchprof/files.h"
 #include "benchprof/flags.h"
+#include "common/temporary_files.h"
 #include "tools/compare/compare_command.h"
 #include "tools/convert/convert_command.h"
 #include "tools/flamegraph/flamegraph_command.h"
@@ -95,13 +99,66 @@ std::string Usage() {
   text +=
       "\nRun \"benchprof <command> --help\" for a command's flags and the exit codes it\n"
       "returns. SIGINT, SIGTERM or SIGHUP stop any command with 130, 143 or 129, the\n"
-      "file being written removed. Without a command:\n\n" +
+      "file being written removed. A command that runs out of memory says so in one\n"
+      "line and exits with 3, the file being written removed. Without a command:\n\n" +
       benchprof::FormatExitCodes(kExitCodes);
   return text;
 }
 
 void Write(std::FILE* stream, const std::string& text) {
   std::fwrite(text.data(), 1, text.size(), stream);
+}
+
+// The command running, for OnTerminate's line.
+const char* g_command = "benchprof";
+
+// Where an exception nothing catches ends: one thrown where none may pass
+// (a destructor, a noexcept function), so the stack was not unwound and no
+// AtomicFile removed its temporary. Removes them all, says so in one line,
+// and ends as the exception's kind asks: out of memory is exit 3, as when
+// RunCommand catches it; anything else is a bug, and aborts as before.
+[[noreturn]] void OnTerminate() {
+  benchprof::RemoveAllTemporaries();
+  bool out_of_memory = false;
+  const char* what = "unknown";
+  if (const std::exception_ptr thrown = std::current_exception()) {
+    try {
+      std::rethrow_exception(thrown);
+    } catch (const std::bad_alloc&) {
+      out_of_memory = true;
+    } catch (const std::exception& e) {
+      what = e.what();
+    } catch (...) {
+    }
+  }
+  // No allocation: memory may be what ran out.
+  std::fputs(g_command, stderr);
+  if (out_of_memory) {
+    std::fputs(": out of memory while running; temporary files removed\n", stderr);
+    std::_Exit(kExitBadInput);
+  }
+  std::fputs(": internal error: uncaught exception (", stderr);
+  std::fputs(what, stderr);
+  std::fputs("); temporary files removed\n", stderr);
+  std::abort();
+}
+
+// Runs `command` on `args`. An allocation that fails anywhere in it
+// (std::bad_alloc: an input that needs more memory than the process may
+// have) unwinds to here, which frees what the command held and removes the
+// temporary of the output it was writing, and ends it with one line and
+// exit code 3, its partial output dropped.
+int RunCommand(const ToolCommand& command, const std::vector<std::string>& args, std::string& out,
+               std::string& err) {
+  try {
+    return command.run(args, out, err);
+  } catch (const std::bad_alloc&) {
+    out.clear();
+    out.shrink_to_fit();
+    err += "benchprof " + std::string(command.name) +
+           ": out of memory while running; temporary files removed\n";
+    return kExitBadInput;
+  }
 }
 
 int Finish(int code, const std::string& out, const std::string& err) {
@@ -121,6 +178,7 @@ int main(int argc, char** argv) {
   // `ulimit -f` a write fails and is reported instead of killing the tool
   // mid-write.
   benchprof::HandleInterruptions("benchprof");
+  std::set_terminate(OnTerminate);
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     Write(stderr, Usage());
@@ -129,8 +187,10 @@ int main(int argc, char** argv) {
   const std::string& command = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (const ToolCommand* found = FindCommand(command)) {
+    static std::string command_name = "benchprof " + std::string(found->name);
+    g_command = command_name.c_str();
     std::string out, err;
-    const int code = found->run(rest, out, err);
+    const int code = RunCommand(*found, rest, out, err);
     return Finish(code, out, err);
   }
   if (command == "--help" || command == "-help" || command == "-h" || command == "help") {

@@ -1,5 +1,6 @@
 #include "tools/flamegraph/flamegraph_command.h"
 
+#include <new>
 #include <optional>
 #include <utility>
 
@@ -45,15 +46,19 @@ shrank, grey did not change. That is proportional to what go tool pprof
 -diff_base -normalize shows (it scales the head to the base's total instead);
 plain -diff_base scales nothing.
 
-A file that is not a profile, a truncated or corrupt one, an unknown sample
-type, a --tagfocus that no sample matches, an unwritable output: one line on
-the error stream, exit code 3, and no file written.
+A file that is not a profile, a truncated or corrupt one, one over a limit
+of the reader (256 MiB unpacked, 2,000,000 samples, ...: docs/profiles.md),
+an unknown sample type, a --tagfocus that no sample matches, an unwritable
+output, running out of memory: one line on the error stream, exit code 3,
+and no file written.
 
 )";
 
 constexpr ExitCodeInfo kExitCodes[] = {
     {kExitOk, "the flame graph was written"},
-    {kExitBadInput, "bad input: an unreadable profile or output, a bad flag, no matching sample"},
+    {kExitBadInput,
+     "bad input: an unreadable profile or output, a profile over a limit, a bad flag, no matching "
+     "sample; or out of memory"},
 };
 
 struct Settings {
@@ -114,57 +119,64 @@ int RunFlamegraphCommand(const std::vector<std::string>& args, std::string& out,
   StatusOr<AtomicFile> output = AtomicFile::Create(settings.out);
   if (!output.ok()) return Fail(err, "-o: " + output.status().message());
 
-  StatusOr<encode::ProfileData> head = ReadProfileFile(*file);
-  if (!head.ok()) return Fail(err, head.status().message());
-  StatusOr<size_t> index = ChooseSampleIndex(*head, settings.sample_index);
-  if (!index.ok()) return Fail(err, *file + ": --sample_index: " + index.status().message());
-  const encode::ValueTypeName& type = head->sample_types[*index];
-  FlameTreeBuilder builder(type);
-  builder.Add(*head, *index, focus ? &*focus : nullptr, false);
-  if (!settings.diff_base.empty()) {
-    StatusOr<encode::ProfileData> base = ReadProfileFile(settings.diff_base);
-    if (!base.ok()) return Fail(err, base.status().message());
-    StatusOr<size_t> base_index = ChooseSampleIndex(*base, type.type);
-    if (!base_index.ok()) {
-      return Fail(err, settings.diff_base + ": --diff_base: " + base_index.status().message());
+  try {
+    // A profile within the reader's limits can still need more memory than
+    // the process may have (ulimit -v): one line, and `output`'s temporary
+    // goes with the unwinding.
+    StatusOr<encode::ProfileData> head = ReadProfileFile(*file);
+    if (!head.ok()) return Fail(err, head.status().message());
+    StatusOr<size_t> index = ChooseSampleIndex(*head, settings.sample_index);
+    if (!index.ok()) return Fail(err, *file + ": --sample_index: " + index.status().message());
+    const encode::ValueTypeName& type = head->sample_types[*index];
+    FlameTreeBuilder builder(type);
+    builder.Add(*head, *index, focus ? &*focus : nullptr, false);
+    if (!settings.diff_base.empty()) {
+      StatusOr<encode::ProfileData> base = ReadProfileFile(settings.diff_base);
+      if (!base.ok()) return Fail(err, base.status().message());
+      StatusOr<size_t> base_index = ChooseSampleIndex(*base, type.type);
+      if (!base_index.ok()) {
+        return Fail(err, settings.diff_base + ": --diff_base: " + base_index.status().message());
+      }
+      if (base->sample_types[*base_index].unit != type.unit) {
+        return Fail(err, settings.diff_base + ": --diff_base: " + type.type + " is in " +
+                             base->sample_types[*base_index].unit + ", not " + type.unit);
+      }
+      builder.Add(*base, *base_index, focus ? &*focus : nullptr, true);
     }
-    if (base->sample_types[*base_index].unit != type.unit) {
-      return Fail(err, settings.diff_base + ": --diff_base: " + type.type + " is in " +
-                           base->sample_types[*base_index].unit + ", not " + type.unit);
+    FlameTree tree = std::move(builder).Finish();
+    if (focus && tree.samples == 0) {
+      return Fail(err, *file + ": --tagfocus=" + focus->spec() + " matches no sample");
     }
-    builder.Add(*base, *base_index, focus ? &*focus : nullptr, true);
-  }
-  FlameTree tree = std::move(builder).Finish();
-  if (focus && tree.samples == 0) {
-    return Fail(err, *file + ": --tagfocus=" + focus->spec() + " matches no sample");
-  }
-  if (tree.differential && tree.nodes[0].base == 0) {
-    // Still a graph: everything in the head is growth.
-    err += std::string(kProgram) + ": warning: " +
-           tools::OneLine(settings.diff_base + ": no " + type.type + " samples" +
-                          (focus ? " match --tagfocus=" + focus->spec() : std::string()) +
-                          " in the base") +
-           "\n";
-  }
+    if (tree.differential && tree.nodes[0].base == 0) {
+      // Still a graph: everything in the head is growth.
+      err += std::string(kProgram) + ": warning: " +
+             tools::OneLine(settings.diff_base + ": no " + type.type + " samples" +
+                            (focus ? " match --tagfocus=" + focus->spec() : std::string()) +
+                            " in the base") +
+             "\n";
+    }
 
-  const std::string heading = *file + (tree.differential ? " against " + settings.diff_base : "");
-  const std::string meta = DescribeTotal(tree) + (focus ? ", samples with " + focus->spec() : "");
-  std::string document;
-  if (IsSvgPath(settings.out)) {
-    document = FlameGraphSvg(tree, heading, meta);
-  } else {
-    FlamePage page(*file + " — " + type.type);
-    std::string& html = page.html();
-    html += "<h1>";
-    AppendHtmlEscaped(html, heading);
-    html += "</h1>\n<p class=\"meta\">";
-    AppendHtmlEscaped(html, meta);
-    html += "</p>\n";
-    page.AppendGraph(tree);
-    document = std::move(page).Finish();
-  }
-  if (Status written = output->WriteAndCommit(std::move(document)); !written.ok()) {
-    return Fail(err, "-o: " + written.message());
+    const std::string heading = *file + (tree.differential ? " against " + settings.diff_base : "");
+    const std::string meta = DescribeTotal(tree) + (focus ? ", samples with " + focus->spec() : "");
+    std::string document;
+    if (IsSvgPath(settings.out)) {
+      document = FlameGraphSvg(tree, heading, meta);
+    } else {
+      FlamePage page(*file + " — " + type.type);
+      std::string& html = page.html();
+      html += "<h1>";
+      AppendHtmlEscaped(html, heading);
+      html += "</h1>\n<p class=\"meta\">";
+      AppendHtmlEscaped(html, meta);
+      html += "</p>\n";
+      page.AppendGraph(tree);
+      document = std::move(page).Finish();
+    }
+    if (Status written = output->WriteAndCommit(std::move(document)); !written.ok()) {
+      return Fail(err, "-o: " + written.message());
+    }
+  } catch (const std::bad_alloc&) {
+    return Fail(err, "out of memory while drawing " + *file);
   }
   return kExitOk;
 }

@@ -1,4 +1,4 @@
-// Reading profiles users hand to the tool, and writing the HTML it makes.
+// Reading profiles users hand to the tool.
 //
 //   StatusOr<encode::ProfileData> profile = ReadProfileFile("cpu.pprof");
 //   if (!profile.ok()) return Fail(err, profile.status().message());  // "cpu.pprof: ..."
@@ -16,8 +16,12 @@
 
 namespace benchprof::flamegraph {
 
-// Reads and decodes a pprof profile (gzip or not, from any tool). The error
-// starts with `path`: "cpu.pprof: not a profile (...)".
+// Reads and decodes a pprof profile (gzip or not, from any tool) within
+// encode::ProfileLimits' defaults. The error starts with `path`:
+// "cpu.pprof: not a readable pprof profile (...)", also for a profile over a
+// limit ("... (more than 4000000 samples, over the reader's limit)"). When
+// memory runs out (std::bad_alloc, e.g. under ulimit -v), the error is
+// "out of memory while reading cpu.pprof".
 StatusOr<encode::ProfileData> ReadProfileFile(const std::string& path);
 
 }  // namespace benchprof::flamegraph

@@ -103,8 +103,8 @@ int InterruptedBeforeBenchmarks(const std::string& program, int signal_number) {
 // stdin, stdout and stderr are /dev/null. The child gets the signal mask
 // `mask`. Returns the child's pid, or -1 with `*error` set to an errno
 // value.
-pid_t SpawnDyingWithParent(char* const argv[], char* const env[], const sigset_t& mask,
-                           bool quiet, int* error) {
+pid_t SpawnDyingWithParent(char* const argv[], char* const env[], const sigset_t& mask, bool quiet,
+                           int* error) {
   // exec's failure, as an errno value; closed by a successful exec.
   int report[2];
   if (pipe2(report, O_CLOEXEC) != 0) {
@@ -222,7 +222,9 @@ pid_t StartGuardian(const std::string& dir, int* bench_end) {
     // bench has one thread here (RunUnderCallgrind's contract): the child
     // may allocate.
     setsid();
-    for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) signal(signal_number, SIG_IGN);
+    for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+      signal(signal_number, SIG_IGN);
+    }
     const int keep = fds[0];
     if (keep > 0) close_range(0, static_cast<unsigned>(keep) - 1, 0);
     close_range(static_cast<unsigned>(keep) + 1, ~0U, 0);

@@ -1,7 +1,9 @@
 // ASYNC-SIGNAL-SAFE: OnCrash() runs in the handler of a synchronous fault
 // (or abort()) on the crashing thread, which may hold any lock. It takes no
 // lock, never allocates, and calls only CaptureStackInSignalHandler,
-// syscall(tgkill), nanosleep, write, sigaction and raise. The terminate
+// syscall(tgkill), getpid, nanosleep, write, sigaction and raise.
+// UninstallCrashHandlersInChild() runs in a forked child: sigaction and
+// std::set_terminate (an atomic exchange) only. The terminate
 // handler, the watcher's functions and the alternate stacks' set-up (loop
 // start) and removal (thread exit) run on ordinary threads.
 #include "session/crash_signals.h"
@@ -33,6 +35,10 @@ constexpr int kMaxFrames = 64;
 constexpr size_t kAlternateStackBytes = 256 * 1024;
 
 std::atomic<pid_t> g_watcher{0};
+// The process that installed the handlers: a crash in another one (a child
+// made by clone, which skips fork()'s handlers) is that process's own.
+std::atomic<pid_t> g_installed_in{0};
+std::terminate_handler g_previous_terminate = nullptr;
 // The first crash wins; another thread that crashes meanwhile waits.
 std::atomic<pid_t> g_crashing{0};
 std::atomic<bool> g_handled{false};
@@ -90,6 +96,10 @@ void DieOfSignal(int signal_number) {
 // Async-signal-safe.
 void OnCrash(int signal_number, siginfo_t* info, void* context) {
   const int saved_errno = errno;
+  if (getpid() != g_installed_in.load()) {
+    DieOfSignal(signal_number);
+    return;
+  }
   const auto self = static_cast<pid_t>(syscall(SYS_gettid));
   pid_t none = 0;
   if (!g_crashing.compare_exchange_strong(none, self)) {
@@ -209,6 +219,7 @@ void InstallCrashHandlers() {
   alternate.ss_size = kAlternateStackBytes;
   alternate.ss_sp = std::malloc(alternate.ss_size);
   if (alternate.ss_sp != nullptr) sigaltstack(&alternate, nullptr);
+  g_installed_in.store(getpid());
   for (const int signal_number : kCrashSignals) {
     struct sigaction action;
     std::memset(&action, 0, sizeof action);
@@ -217,7 +228,19 @@ void InstallCrashHandlers() {
     sigemptyset(&action.sa_mask);
     sigaction(signal_number, &action, nullptr);
   }
-  std::set_terminate(&OnTerminate);
+  g_previous_terminate = std::set_terminate(&OnTerminate);
+}
+
+void UninstallCrashHandlersInChild() {
+  if (!kCrashHandlersInstalled || g_installed_in.load() == 0) return;
+  for (const int signal_number : kCrashSignals) {
+    struct sigaction action;
+    std::memset(&action, 0, sizeof action);
+    action.sa_handler = SIG_DFL;
+    sigemptyset(&action.sa_mask);
+    sigaction(signal_number, &action, nullptr);
+  }
+  std::set_terminate(g_previous_terminate);
 }
 
 CrashReport TakeCrashReport() {

@@ -61,6 +61,12 @@ void InstallCrashHandlers();
 // nothing where !kCrashHandlersInstalled.
 void EnsureAlternateSignalStack();
 
+// In a child forked by a benchmark (pthread_atfork's child handler): the
+// default action for every crash signal and the terminate handler from
+// before InstallCrashHandlers(), so that the child's crash is its own, as
+// without benchprof. Async-signal-safe.
+void UninstallCrashHandlersInChild();
+
 // The thread to tell of a crash (the watcher calls it, for itself).
 void SetCrashWatcher(pid_t watcher);
 

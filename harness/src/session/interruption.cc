@@ -1,6 +1,9 @@
 // ASYNC-SIGNAL-SAFE: OnInterruptingSignal() and OnDroppedSignal() run as
-// signal handlers on any thread; they only write one byte into a pipe and
-// keep errno. Everything else here runs on ordinary threads.
+// signal handlers on any thread; they only set an atomic, write one byte
+// into a pipe and keep errno (or, in a process that is not bench's, restore
+// the default action and raise). InForkedChild() runs in a forked child,
+// where only async-signal-safe calls are allowed. Everything else here runs
+// on ordinary threads.
 #include "session/interruption.h"
 
 #include <fcntl.h>
@@ -46,6 +49,13 @@ std::atomic<int> g_phase{kSetup};
 Salvage g_salvage;
 std::function<std::string()> g_running;
 
+// The first interrupting signal a handler took (0: none yet), set before
+// the byte goes into the pipe: the main thread reads it when the
+// benchmarks return, so that a signal taken while they ran is acted on as
+// one that came during the run even if the watcher has not woken yet.
+std::atomic<int> g_signal_taken{0};
+static_assert(std::atomic<int>::is_always_lock_free, "set in a signal handler");
+
 // Held while outputs move into place; taken for good by a watcher that
 // ends the process, so no move starts after.
 std::timed_mutex g_commit_mutex;
@@ -69,13 +79,21 @@ int g_signal_pipe[2] = {-1, -1};
 // The crash handlers' call (CrashReportSignal(), blocked in every thread),
 // as a file descriptor the watcher polls with the pipe.
 int g_crash_fd = -1;
+// The process whose watcher the pipe reaches (a child made without fork()'s
+// handlers, by clone, still has them until it execs).
+pid_t g_watched_pid = 0;
 
-// The interrupting signals this process did not inherit as ignored: under
+// The signals the watcher acts on: the three that interrupt a run, and
+// SIGQUIT, which also prints every thread's stack and ends the process by
+// its default action (a core dump where the limits allow one).
+constexpr int kWatchedSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+// The watched signals this process did not inherit as ignored: under
 // `nohup`, SIGHUP stays ignored.
 sigset_t InterruptingSignals() {
   sigset_t signals;
   sigemptyset(&signals);
-  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+  for (const int signal_number : kWatchedSignals) {
     struct sigaction current;
     if (sigaction(signal_number, nullptr, &current) == 0 && current.sa_handler == SIG_IGN) {
       continue;
@@ -85,9 +103,25 @@ sigset_t InterruptingSignals() {
   return signals;
 }
 
-// Async-signal-safe: one byte, the signal's number, into the pipe.
+// "SIGQUIT", or the name of an interrupting signal.
+const char* SignalName(int signal_number) {
+  return signal_number == SIGQUIT ? "SIGQUIT" : InterruptingSignalName(signal_number);
+}
+
+// Async-signal-safe: the signal noted as taken, then one byte, its number,
+// into the pipe.
 void OnInterruptingSignal(int signal_number) {
   const int saved_errno = errno;
+  if (getpid() != g_watched_pid) {
+    // Not bench's process: the default action, once the handler returns
+    // (the signal is blocked while it runs).
+    signal(signal_number, SIG_DFL);
+    raise(signal_number);
+    errno = saved_errno;
+    return;
+  }
+  int none = 0;
+  g_signal_taken.compare_exchange_strong(none, signal_number);
   const auto byte = static_cast<unsigned char>(signal_number);
   const ssize_t ignored = write(g_signal_pipe[1], &byte, 1);
   (void)ignored;
@@ -108,7 +142,7 @@ int Handle(int signal_number, void (*handler)(int)) {
   action.sa_handler = handler;
   action.sa_flags = SA_RESTART;
   sigemptyset(&action.sa_mask);
-  for (const int blocked : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&action.sa_mask, blocked);
+  for (const int blocked : kWatchedSignals) sigaddset(&action.sa_mask, blocked);
   return sigaction(signal_number, &action, nullptr) == 0 ? 0 : errno;
 }
 
@@ -135,9 +169,29 @@ int WaitForSignal(int timeout_ms, bool crashes) {
   }
 }
 
-// Removes every temporary, prints `program: line`, and ends the process.
-// Not exit(): the benchmark threads still run; static destructors must not.
-[[noreturn]] void ExitNow(const std::string& program, int exit_code, const std::string& line) {
+// Ends the process by the default action of `signal_number` (SIGQUIT: a
+// core dump where the limits allow one), so that the exit status is what
+// it would have been without bench's handler.
+[[noreturn]] void DieOfSignal(int signal_number) {
+  struct sigaction action;
+  std::memset(&action, 0, sizeof action);
+  action.sa_handler = SIG_DFL;
+  sigemptyset(&action.sa_mask);
+  sigaction(signal_number, &action, nullptr);
+  sigset_t only;
+  sigemptyset(&only);
+  sigaddset(&only, signal_number);
+  pthread_sigmask(SIG_UNBLOCK, &only, nullptr);
+  raise(signal_number);
+  _exit(128 + signal_number);  // not reached
+}
+
+// Removes every temporary, prints `program: line`, and ends the process:
+// with `exit_code`, or, if `die_of` is a signal, by that signal's default
+// action. Not exit(): the benchmark threads still run; static destructors
+// must not.
+[[noreturn]] void ExitNow(const std::string& program, int exit_code, const std::string& line,
+                          int die_of = 0) {
   // A writer still running (the salvage after a second signal) must not
   // print its failure (say, its temporary was removed) after this line:
   // its stdio output waits for stderr's lock. A benchmark thread may hold
@@ -150,8 +204,13 @@ int WaitForSignal(int timeout_ms, bool crashes) {
   const std::string text = program + ": " + line + "\n";
   const ssize_t ignored = write(STDERR_FILENO, text.data(), text.size());
   (void)ignored;
+  if (die_of != 0) DieOfSignal(die_of);
   _exit(exit_code);
 }
+
+// How the process ends on signal `signal_number`: SIGQUIT by its default
+// action, the others with exit code 128 + N (0 here).
+int DiesOf(int signal_number) { return signal_number == SIGQUIT ? SIGQUIT : 0; }
 
 // The line's end when no output is moved into place after all.
 std::string NothingWritten(bool locked) {
@@ -161,9 +220,9 @@ std::string NothingWritten(bool locked) {
 
 // The outputs are written from what was collected while the benchmarks
 // still run; a second signal abandons that. `what` starts the last line
-// ("interrupted by SIGINT"); `reason` marks the files.
+// ("interrupted by SIGINT"); `reason` marks the files; `die_of` as ExitNow.
 [[noreturn]] void SalvageAndExit(const std::string& program, const std::string& what,
-                                 const std::string& reason, int exit_code) {
+                                 const std::string& reason, int exit_code, int die_of) {
   struct Outcome {
     std::atomic<bool> done{false};
     std::optional<StatusOr<std::string>> result;
@@ -179,34 +238,50 @@ std::string NothingWritten(bool locked) {
     }).detach();
   } catch (const std::system_error& e) {
     ExitNow(program, exit_code,
-            what + "; cannot write the outputs (" + e.what() + "); " + NothingWritten(false));
+            what + "; cannot write the outputs (" + e.what() + "); " + NothingWritten(false),
+            die_of);
   }
   for (;;) {
     const int second = WaitForSignal(/*timeout_ms=*/20, /*crashes=*/false);
     if (second > 0) {
       const bool locked = LockWithin(g_commit_mutex, kCommitWait);
       ExitNow(program, 128 + second,
-              std::string("interrupted again by ") + InterruptingSignalName(second) +
-                  " while writing; " + NothingWritten(locked));
+              std::string("interrupted again by ") + SignalName(second) + " while writing; " +
+                  NothingWritten(locked),
+              DiesOf(second));
     }
     if (outcome->done.load(std::memory_order_acquire)) break;
   }
   const StatusOr<std::string>& result = *outcome->result;
-  ExitNow(program, exit_code, what + "; " + (result.ok() ? *result : result.status().message()));
+  ExitNow(program, exit_code, what + "; " + (result.ok() ? *result : result.status().message()),
+          die_of);
 }
 
 // What the watcher does with a signal or the timeout, wherever the run is.
+// `die_of` as ExitNow.
 [[noreturn]] void Interrupt(const std::string& program, const std::string& what,
-                            const std::string& reason, int exit_code) {
+                            const std::string& reason, int exit_code, int die_of = 0) {
   int phase = kRunning;
   if (g_phase.compare_exchange_strong(phase, kSalvaging)) {
-    SalvageAndExit(program, what, reason, exit_code);
+    SalvageAndExit(program, what, reason, exit_code, die_of);
   }
   if (phase == kWriting) {
     const bool locked = LockWithin(g_commit_mutex, kCommitWait);
-    ExitNow(program, exit_code, what + " while writing the outputs; " + NothingWritten(locked));
+    ExitNow(program, exit_code, what + " while writing the outputs; " + NothingWritten(locked),
+            die_of);
   }
-  ExitNow(program, exit_code, what + "; " + NothingWritten(false));
+  ExitNow(program, exit_code, what + "; " + NothingWritten(false), die_of);
+}
+
+// SIGQUIT (Go's goroutine dump): what runs and every thread's stack, then
+// as an interrupting signal, and the process dies of SIGQUIT.
+[[noreturn]] void Quit(const std::string& program) {
+  std::string report = program + ": SIGQUIT";
+  if (g_phase.load() == kRunning && g_running) report += "; running " + g_running();
+  report += "\n" + DescribeThreadStacks(collect::CaptureThreadStacks(kStackWait));
+  const ssize_t ignored = write(STDERR_FILENO, report.data(), report.size());
+  (void)ignored;
+  Interrupt(program, "interrupted by SIGQUIT", "SIGQUIT", 128 + SIGQUIT, SIGQUIT);
 }
 
 // --timeout expired: what runs, and every thread's stack, then as a signal.
@@ -216,8 +291,7 @@ std::string NothingWritten(bool locked) {
   report += "\n" + DescribeThreadStacks(collect::CaptureThreadStacks(kStackWait));
   const ssize_t ignored = write(STDERR_FILENO, report.data(), report.size());
   (void)ignored;
-  Interrupt(program, "timed out (--timeout=" + timeout + ")", "--timeout=" + timeout,
-            kExitTimeout);
+  Interrupt(program, "timed out (--timeout=" + timeout + ")", "--timeout=" + timeout, kExitTimeout);
 }
 
 const char* CrashSignalName(int signal_number) {
@@ -283,6 +357,7 @@ const char* CrashSignalName(int signal_number) {
   int signal_number = 0;
   for (;;) {
     if (signal_number == CrashReportSignal()) ReportCrash(program);
+    if (signal_number == SIGQUIT) Quit(program);
     if (signal_number != 0) break;
     int wait_ms = -1;
     if (timeout_ns > 0) {
@@ -294,8 +369,8 @@ const char* CrashSignalName(int signal_number) {
     }
     signal_number = WaitForSignal(wait_ms, /*crashes=*/true);
   }
-  Interrupt(program, std::string("interrupted by ") + InterruptingSignalName(signal_number),
-            InterruptingSignalName(signal_number), 128 + signal_number);
+  Interrupt(program, std::string("interrupted by ") + SignalName(signal_number),
+            SignalName(signal_number), 128 + signal_number);
 }
 
 // LibraryExitGuard's state: set while a guard lives (main thread only;
@@ -307,9 +382,10 @@ int g_guard_exit_code = 1;
 pid_t g_guard_pid = 0;  // the process that armed the guard
 
 // What a benchmark's forked child must not inherit: the handlers (its
-// signals would reach the parent's watcher through the shared pipe), the
-// blocked crash signal, and the exit guard (its exit() is its own, and the
-// temporaries it would remove are its parent's).
+// signals would reach the parent's watcher through the shared pipe, its
+// crash would wait for a watcher it does not have), the blocked crash
+// signal, and the exit guard (its exit() is its own, and the temporaries
+// it would remove are its parent's).
 sigset_t g_handled_signals;  // the interrupting signals given a handler
 bool g_dropping_sigpipe = false;
 bool g_dropping_sigxfsz = false;
@@ -317,7 +393,8 @@ sigset_t g_blocked_signals;
 
 void InForkedChild() {
   g_guarding.store(false);
-  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+  UninstallCrashHandlersInChild();
+  for (const int signal_number : kWatchedSignals) {
     if (sigismember(&g_handled_signals, signal_number) == 1) signal(signal_number, SIG_DFL);
   }
   if (g_dropping_sigpipe) signal(SIGPIPE, SIG_DFL);
@@ -360,6 +437,7 @@ LibraryExitGuard::~LibraryExitGuard() { g_guarding.store(false); }
 Status WatchForInterruption(const std::string& program, int64_t timeout_ns,
                             const std::string& timeout) {
   NoteInterruptionsHandled();  // <benchprof/files.h>'s HandleInterruptions: bench's own
+  g_watched_pid = getpid();
   if (pipe2(g_signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
     return Status::Error(std::string("cannot create the signal pipe: ") + std::strerror(errno));
   }
@@ -377,11 +455,11 @@ Status WatchForInterruption(const std::string& program, int64_t timeout_ns,
     return Status::Error(std::string("cannot watch for crashes: ") + std::strerror(errno));
   }
   g_handled_signals = InterruptingSignals();
-  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+  for (const int signal_number : kWatchedSignals) {
     if (sigismember(&g_handled_signals, signal_number) != 1) continue;
     if (const int error = Handle(signal_number, OnInterruptingSignal); error != 0) {
-      return Status::Error(std::string("cannot handle ") + InterruptingSignalName(signal_number) +
-                           ": " + std::strerror(error));
+      return Status::Error(std::string("cannot handle ") + SignalName(signal_number) + ": " +
+                           std::strerror(error));
     }
   }
   // Past `ulimit -f`, a write fails with EFBIG (reported, the previous file
@@ -417,10 +495,33 @@ void BeginBenchmarks(Salvage salvage, std::function<std::string()> running) {
   g_phase.store(kRunning, std::memory_order_seq_cst);
 }
 
+// Whether a watched signal has come that the watcher may not have acted
+// on yet: taken by a handler, or pending for the process (sent, not yet
+// delivered to any thread).
+bool SignalCame() {
+  if (g_signal_taken.load() != 0) return true;
+  sigset_t pending;
+  if (sigpending(&pending) != 0) return false;
+  for (const int signal_number : kWatchedSignals) {
+    if (sigismember(&g_handled_signals, signal_number) == 1 &&
+        sigismember(&pending, signal_number) == 1) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void EndBenchmarks() {
-  int phase = kRunning;
-  if (g_phase.compare_exchange_strong(phase, kWriting)) return;
-  // The watcher is writing what was collected and will end the process.
+  // A signal that came while the benchmarks ran interrupted them, also if
+  // the benchmarks returned before the watcher woke: the same signal may
+  // well have ended them (a benchmark waiting for a child it forked, which
+  // the signal to the process group killed). The watcher writes the
+  // outputs, marked as interrupted, and ends the process.
+  if (!SignalCame()) {
+    int phase = kRunning;
+    if (g_phase.compare_exchange_strong(phase, kWriting)) return;
+  }
+  // The watcher is writing what was collected, or will, and ends the process.
   for (;;) pause();
 }
 

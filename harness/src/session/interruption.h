@@ -1,4 +1,4 @@
-// What bench does when it is interrupted (SIGINT, SIGTERM, SIGHUP).
+// What bench does when it is interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT).
 //
 // Their handler hands them to a watcher thread (through a pipe: a signal
 // blocked in every thread would stay blocked in a program a benchmark
@@ -9,16 +9,23 @@
 //   * while they run: the outputs are written from what was collected so far
 //     (the Salvage given to BeginBenchmarks(), on a thread of its own, while
 //     the benchmark threads keep running: a benchmark's loop cannot be
-//     stopped, so the process exits around it), each marked as interrupted;
+//     stopped, so the process exits around it), each marked as interrupted.
+//     A signal a handler took before the benchmarks returned counts as one
+//     during the run, even if the watcher has not woken yet (EndBenchmarks);
 //   * while the main thread writes the outputs: none of them is moved into
 //     place (or, if the moves have begun, all of them are: CommitTogether()),
 //     so the set is all new or all old.
 // Then one line on stderr, every temporary removed (files and the
 // directories registered through <benchprof/files.h>), exit 128 + the
-// signal's number (130, 143, 129). A second signal while the outputs are
+// signal's number (130, 143, 129). SIGQUIT first prints every thread's
+// stack (as --timeout does, and as Go does), and in the end the process
+// dies of SIGQUIT instead (its default action: the exit status and a core
+// dump are SIGQUIT's). A second signal while the outputs are
 // written exits at once, still removing temporaries and leaving all
 // outputs old (or all new if they were already moved into place). A signal
 // the process inherited as ignored (SIGHUP under nohup) stays ignored.
+// A forked child gets none of this (pthread_atfork): its signals and its
+// crashes are its own.
 //
 // The same watcher ends a run that outlives --timeout (after printing every
 // thread's stack: thread_stack_report.h) and reports a crash
@@ -59,7 +66,7 @@ namespace benchprof::session {
 // ("interrupted by SIGINT; " + it), or an error for that line.
 using Salvage = std::function<StatusOr<std::string>(const std::string& reason)>;
 
-// Installs the handlers of SIGINT, SIGTERM and SIGHUP (and drops SIGPIPE
+// Installs the handlers of SIGINT, SIGTERM, SIGHUP and SIGQUIT (and drops SIGPIPE
 // and SIGXFSZ), the crash handlers, and starts the thread that acts on
 // them; returns once that thread is in place. `program` names the process
 // in the message.
@@ -78,7 +85,8 @@ void BeginBenchmarks(Salvage salvage, std::function<std::string()> running = {})
 
 // The benchmarks have returned. Returns if the outputs are the calling
 // thread's to write; never returns if an interruption has begun writing
-// them (the watcher ends the process).
+// them, or if a signal has come that the watcher is about to act on (a
+// handler took it, or it is pending): the watcher ends the process.
 void EndBenchmarks();
 
 // Runs `commit`, the moves of every written output into place, so that an

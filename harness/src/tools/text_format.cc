@@ -74,12 +74,53 @@ std::string FormatNumber(double value) {
   return StringPrintf("%.4g", value);
 }
 
-std::string OneLine(const std::string& text) {
-  std::string out = text;
-  for (char& c : out) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) c = ' ';
+std::string OneLine(std::string_view text, std::string_view replacement) {
+  std::string out;
+  out.reserve(text.size());
+  bool raw_hash = false;  // the last thing written was a '#' of the text
+  for (size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const size_t length = lead < 0x80 ? 1 : Utf8SequenceLength(text, i);
+    if (length == 0) {
+      out += replacement;
+      raw_hash = false;
+      ++i;
+      continue;
+    }
+    switch (TextHazardOf(DecodeUtf8(text, i, length))) {
+      case TextHazard::kLineBreak:
+        out += ' ';
+        raw_hash = false;
+        break;
+      case TextHazard::kHidden:
+        out += replacement;
+        raw_hash = false;
+        break;
+      case TextHazard::kNone:
+        if (lead == '#' && raw_hash) {
+          out += replacement;
+          raw_hash = false;
+        } else {
+          out.append(text.substr(i, length));
+          raw_hash = lead == '#';
+        }
+        break;
+    }
+    i += length;
   }
+  // The GitHub runner trims .NET white space (char.IsWhiteSpace) from a
+  // line before it looks for "::".
+  size_t start = 0;
+  while (start < out.size()) {
+    const auto lead = static_cast<unsigned char>(out[start]);
+    const size_t length = lead < 0x80 ? 1 : Utf8SequenceLength(out, start);
+    const uint32_t c = DecodeUtf8(out, start, length);
+    const bool white = c == ' ' || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
+                       c == 0x202F || c == 0x205F || c == 0x3000;
+    if (!white) break;
+    start += length;
+  }
+  if (out.compare(start, 2, "::") == 0) out.replace(start, 1, replacement);
   return out;
 }
 

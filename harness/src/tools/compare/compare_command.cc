@@ -75,6 +75,12 @@ reach significance after the correction, makes the result inconclusive; a
 regression, if any, wins. An unreadable, empty, malformed, truncated or
 mismatched file is bad input: one line on the error stream.
 
+Names, messages and paths from the files print on one line: a line break
+or TAB becomes a space; other control characters, bidirectional formatting
+characters and malformed UTF-8 become U+FFFD, as does what would start a
+CI runner's command (a leading "::", "##"). JSON keeps them exactly,
+escaped. Markdown puts them in code spans.
+
 --format=html writes one self-contained page (no network, no external
 script or font): the tables with each row coloured by its gate, the
 findings and the verdict, and, for each regressed benchmark with samples in
@@ -224,8 +230,8 @@ std::vector<std::string> RegressionLines(const Comparison& comparison) {
   for (const auto& [benchmark, metrics] : regressed) {
     const auto ratio = time_ratio.find(benchmark);
     lines.push_back(OneLine(benchmark) + "\t" +
-                    StringPrintf("%.6g", ratio == time_ratio.end() ? 1.0 : ratio->second) +
-                    "\t" + metrics);
+                    StringPrintf("%.6g", ratio == time_ratio.end() ? 1.0 : ratio->second) + "\t" +
+                    OneLine(metrics));
   }
   return lines;
 }

@@ -9,6 +9,7 @@
 #include "tools/flamegraph/benchmark_split.h"
 #include "tools/flamegraph/flame_html.h"
 #include "tools/flamegraph/flame_tree.h"
+#include "tools/text_format.h"
 
 namespace benchprof::compare {
 
@@ -84,8 +85,9 @@ void AppendDiff(const ProfilePair& pair, const std::string& benchmark, bool base
   }
   const flamegraph::FlameTree tree = std::move(builder).Finish();
   if (tree.samples == 0 || (tree.base_samples == 0 && !base_may_be_empty)) return;
-  page.html() += "<h4>" + HtmlEscaped(Paths(pair.head)) + " against " + HtmlEscaped(Paths(pair.base)) +
-                 ": " + HtmlEscaped(flamegraph::DescribeTotal(tree)) + "</h4>\n";
+  page.html() += "<h4>" + HtmlEscaped(Paths(pair.head)) + " against " +
+                 HtmlEscaped(Paths(pair.base)) + ": " +
+                 HtmlEscaped(flamegraph::DescribeTotal(tree)) + "</h4>\n";
   page.AppendGraph(tree);
 }
 
@@ -105,7 +107,8 @@ std::string HtmlReport(const Comparison& c, const HtmlProfiles& profiles) {
   for (const MetricTable& table : MetricTables(c)) AppendTable(table, html);
   if (!c.rows.empty()) {
     const std::vector<std::string> legend = Legend(c);
-    html += "<p class=\"meta\">" + HtmlEscaped(legend[0]) + "<br>\n" + HtmlEscaped(legend[1]) + "</p>\n";
+    html += "<p class=\"meta\">" + HtmlEscaped(legend[0]) + "<br>\n" + HtmlEscaped(legend[1]) +
+            "</p>\n";
   }
   for (const auto& [title, outcome] : kFindingSections) {
     std::vector<std::string> lines;
@@ -131,7 +134,7 @@ std::string HtmlReport(const Comparison& c, const HtmlProfiles& profiles) {
     html += "<h2>Profiles of the regressions</h2>\n";
     if (regressed.empty()) html += "<p class=\"meta\">No regression.</p>\n";
     for (const std::string& benchmark : regressed) {
-      html += "<section><h3>" + HtmlEscaped(benchmark) + "</h3>\n";
+      html += "<section><h3>" + HtmlEscaped(tools::OneLine(benchmark)) + "</h3>\n";
       const size_t before = html.size();
       if (profiles.cpu) AppendDiff(*profiles.cpu, benchmark, /*base_may_be_empty=*/false, page);
       if (profiles.heap) AppendDiff(*profiles.heap, benchmark, /*base_may_be_empty=*/true, page);

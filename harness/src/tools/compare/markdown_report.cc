@@ -8,7 +8,10 @@
 namespace benchprof::compare {
 namespace {
 
-// Escapes text for a Markdown table cell or paragraph.
+// Escapes this tool's own words for a Markdown paragraph or list item.
+// Text from input files never comes here: it goes in code spans, the one
+// place where GitHub renders no markup, link, image, HTML, character
+// reference, math, @mention, #reference or emoji.
 std::string EscapeMarkdown(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -21,26 +24,46 @@ std::string EscapeMarkdown(const std::string& s) {
   return out;
 }
 
-// A code span that survives any content, including backticks and pipes.
-std::string MarkdownCode(const std::string& s) {
-  std::string escaped;
-  size_t run = 0, longest = 0;
+// `s` (one line, as report_content gives it) as a code span, which GitHub
+// shows literally: fenced by one backtick more than its longest run of
+// backticks, and padded with a space where it starts or ends with a
+// backtick or a space (CommonMark strips one space from each end of a span
+// that has both). "" stays "".
+std::string CodeSpan(const std::string& s, bool in_table) {
+  if (s.empty()) return s;
+  std::string body;
+  size_t run = 0, longest = 0, backslashes = 0;
   for (char c : s) {
     run = c == '`' ? run + 1 : 0;
     longest = std::max(longest, run);
-    if (c == '|') escaped += '\\';  // GFM table cells need it even in code
-    escaped += c;
+    if (c == '|' && in_table) {
+      // GitHub's table parser (github/cmark) ends a cell at a '|' that no
+      // backslash escapes, even in code, and takes a backslash with any
+      // ASCII punctuation after it, another backslash included, as one
+      // escape: a '|' needs an odd number of backslashes before it. The
+      // parser then drops one backslash before each '|', so an even run of
+      // the name's own backslashes before a '|' shows as it is, an odd run
+      // with one more.
+      body += backslashes % 2 == 0 ? "\\" : "\\\\";
+    }
+    backslashes = c == '\\' ? backslashes + 1 : 0;
+    body += c;
   }
   const std::string fence(longest + 1, '`');
-  const bool pad = !s.empty() && (s.front() == '`' || s.back() == '`');
-  return fence + (pad ? " " : "") + escaped + (pad ? " " : "") + fence;
+  const bool all_spaces = s.find_first_not_of(' ') == std::string::npos;
+  const bool pad =
+      !all_spaces && (s.front() == '`' || s.back() == '`' || s.front() == ' ' || s.back() == ' ');
+  return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
 }
+
+// Text from an input file in a paragraph or list item.
+std::string Code(const std::string& s) { return CodeSpan(s, /*in_table=*/false); }
 
 // The cells of `row` as Markdown shows them: names as code, the gate of a
 // regression in bold.
 std::vector<std::string> MarkedUpCells(const TableRow& row) {
   std::vector<std::string> cells = row.cells;
-  if (row.first_cell_is_name) cells.front() = MarkdownCode(cells.front());
+  if (row.first_cell_is_name) cells.front() = CodeSpan(cells.front(), /*in_table=*/true);
   if (row.regression) cells.back() = "**" + cells.back() + "**";
   return cells;
 }
@@ -78,8 +101,8 @@ std::string FindingsMarkdown(const Comparison& c) {
     if (findings.empty()) continue;
     out += "\n**" + std::string(title) + "**\n\n";
     for (const Finding& f : findings) {
-      out += "- " + MarkdownCode(f.benchmark) + " " + EscapeMarkdown(f.metric) + ": " +
-             EscapeMarkdown(f.reason) + "\n";
+      // The reason quotes metric names and units from the files.
+      out += "- " + Code(f.benchmark) + " " + Code(f.metric) + ": " + Code(f.reason) + "\n";
     }
   }
   return out;
@@ -90,7 +113,7 @@ std::string SkippedMarkdown(const Comparison& c) {
   if (lines.empty()) return "";
   std::string out = "\n**Skipped (not compared)**\n\n";
   for (size_t i = 0; i < lines.size() && i < kMaxListedWarnings; ++i) {
-    out += "- " + EscapeMarkdown(lines[i]) + "\n";
+    out += "- " + Code(lines[i]) + "\n";
   }
   if (lines.size() > kMaxListedWarnings) {
     out += "- … " + std::to_string(lines.size() - kMaxListedWarnings) + " more\n";
@@ -104,7 +127,7 @@ std::string WarningsMarkdown(const Comparison& c) {
   std::string out = "\n**Warnings**\n\n";
   for (const std::string& note : c.verdict_notes) out += "- " + EscapeMarkdown(note) + "\n";
   for (size_t i = 0; i < warnings.size() && i < kMaxListedWarnings; ++i) {
-    out += "- " + EscapeMarkdown(warnings[i]) + "\n";
+    out += "- " + Code(warnings[i]) + "\n";
   }
   if (warnings.size() > kMaxListedWarnings) {
     out += "- … " + std::to_string(warnings.size() - kMaxListedWarnings) + " more\n";
@@ -116,12 +139,12 @@ std::string WarningsMarkdown(const Comparison& c) {
 
 std::string MarkdownReport(const Comparison& c) {
   std::string out = "### benchprof compare: " + std::string(VerdictName(c.verdict)) + "\n\n";
-  out += "base: " + MarkdownCode(FileList(c.base_files)) +
-         EscapeMarkdown(GbenchVersionSuffix(c.base_gbench_versions)) +
-         " · head: " + MarkdownCode(FileList(c.head_files)) +
-         EscapeMarkdown(GbenchVersionSuffix(c.head_gbench_versions)) + "\n";
-  if (const std::string note = GbenchVersionNote(c); !note.empty()) {
-    out += "\nNote: " + EscapeMarkdown(note) + "\n";
+  out += "base: " + Code(FileList(c.base_files)) +
+         GbenchVersionSuffix(c.base_gbench_versions, Code) +
+         " · head: " + Code(FileList(c.head_files)) +
+         GbenchVersionSuffix(c.head_gbench_versions, Code) + "\n";
+  if (const std::string note = GbenchVersionNote(c, Code); !note.empty()) {
+    out += "\nNote: " + note + "\n";
   }
   for (const MetricTable& table : MetricTables(c)) out += "\n" + RenderMarkdown(table);
   if (!c.rows.empty()) {

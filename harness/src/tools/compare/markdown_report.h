@@ -4,9 +4,12 @@
 // one table per metric (names as code spans, regressions in bold, columns
 // empty throughout left out), the legend, the findings, the skipped
 // benchmarks and the warnings (at most kMaxListedWarnings each) and the
-// verdict with its exit code. Names are code
-// spans that survive any content and other text is escaped, so a benchmark
-// name cannot break the table.
+// verdict with its exit code. Everything from the input files (names,
+// paths, versions, reasons, messages, warnings) is a code span that
+// survives any content, which GitHub renders literally (no markup, link,
+// image, HTML, character reference, math, mention or emoji), and the tool's
+// own words are escaped: a name can neither break a table nor inject
+// anything into the comment.
 //
 //   std::string comment = MarkdownReport(comparison);
 //

@@ -8,6 +8,7 @@
 namespace benchprof::compare {
 
 using results::MetricInfo;
+using tools::OneLine;
 
 namespace {
 
@@ -63,7 +64,7 @@ std::string GateCell(const Row& row) {
 TableRow BenchmarkRow(const Row& row) {
   const bool bare = row.rule == Rule::kExact;
   return TableRow{
-      {row.benchmark, FormatSummary(row.base, row.info, bare),
+      {OneLine(row.benchmark), FormatSummary(row.base, row.info, bare),
        FormatSummary(row.head, row.info, bare), DeltaCell(row), StatsCell(row), GateCell(row)},
       /*first_cell_is_name=*/true,
       /*regression=*/row.outcome == Outcome::kRegression};
@@ -98,40 +99,47 @@ std::string NameList(const std::vector<std::string>& names) {
   return s;
 }
 
-// The distinct known versions of `versions`, in first-seen order.
+// The distinct known versions of `versions`, in first-seen order, each on
+// one line.
 std::vector<std::string> KnownVersions(const std::vector<std::string>& versions) {
   std::vector<std::string> known;
   for (const std::string& v : versions) {
-    if (!v.empty() && std::find(known.begin(), known.end(), v) == known.end()) known.push_back(v);
+    if (v.empty()) continue;
+    std::string line = OneLine(v);
+    if (std::find(known.begin(), known.end(), line) == known.end()) known.push_back(line);
   }
   return known;
 }
 
-// "1.7.1", "1.7.1 and 1.9.1" or "1.7.1, 1.8.3 and 1.9.1"; `if_none` if empty.
-std::string VersionList(const std::vector<std::string>& known, const std::string& if_none) {
+// "1.7.1", "1.7.1 and 1.9.1" or "1.7.1, 1.8.3 and 1.9.1", each version
+// quoted; `if_none` if empty.
+std::string VersionList(const std::vector<std::string>& known, const std::string& if_none,
+                        Quote quote) {
   if (known.empty()) return if_none;
   std::string list;
   for (size_t i = 0; i < known.size(); ++i) {
     if (i > 0) list += i + 1 == known.size() ? " and " : ", ";
-    list += known[i];
+    list += quote(known[i]);
   }
   return list;
 }
 
 }  // namespace
 
-std::string GbenchVersionSuffix(const std::vector<std::string>& versions) {
+std::string AsIs(const std::string& text) { return text; }
+
+std::string GbenchVersionSuffix(const std::vector<std::string>& versions, Quote quote) {
   const std::vector<std::string> known = KnownVersions(versions);
-  return known.empty() ? "" : " (Google Benchmark " + VersionList(known, "") + ")";
+  return known.empty() ? "" : " (Google Benchmark " + VersionList(known, "", quote) + ")";
 }
 
-std::string GbenchVersionNote(const Comparison& c) {
+std::string GbenchVersionNote(const Comparison& c, Quote quote) {
   std::vector<std::string> all = c.base_gbench_versions;
   all.insert(all.end(), c.head_gbench_versions.begin(), c.head_gbench_versions.end());
   if (KnownVersions(all).size() < 2) return "";
   return "base and head were written by different Google Benchmark versions (base " +
-         VersionList(KnownVersions(c.base_gbench_versions), "unknown") + ", head " +
-         VersionList(KnownVersions(c.head_gbench_versions), "unknown") +
+         VersionList(KnownVersions(c.base_gbench_versions), "unknown", quote) + ", head " +
+         VersionList(KnownVersions(c.head_gbench_versions), "unknown", quote) +
          "); differences may come from the library";
 }
 
@@ -140,7 +148,7 @@ std::vector<std::string> SkippedLines(const Comparison& c) {
   for (const auto* side : {&c.skipped_in_base, &c.skipped_in_head}) {
     for (const results::SkipInFile& s : *side) {
       // The message is the benchmark's own text: keep it to one line.
-      lines.push_back(tools::OneLine(s.file + ": " + results::DescribeSkip(s.skip)));
+      lines.push_back(OneLine(s.file + ": " + results::DescribeSkip(s.skip)));
     }
   }
   return lines;
@@ -152,7 +160,8 @@ std::vector<MetricTable> MetricTables(const Comparison& c) {
     MetricTable t;
     t.align = {Align::kLeft,  Align::kRight, Align::kRight,
                Align::kRight, Align::kLeft,  Align::kLeft};
-    t.rows.push_back({{metric, "base", "head", "delta", "", "gate"}, /*first_cell_is_name=*/true});
+    t.rows.push_back(
+        {{OneLine(metric), "base", "head", "delta", "", "gate"}, /*first_cell_is_name=*/true});
     bool any_gated = false;
     for (const Row& row : c.rows) {
       if (row.metric != metric) continue;
@@ -173,9 +182,10 @@ std::vector<MetricTable> MetricTables(const Comparison& c) {
 }
 
 std::string FileList(const std::vector<std::string>& files) {
-  if (files.size() == 1) return files.front();
-  if (files.size() == 2) return files[0] + ", " + files[1];
-  return files.front() + " … " + files.back() + " (" + std::to_string(files.size()) + " files)";
+  if (files.size() == 1) return OneLine(files.front());
+  if (files.size() == 2) return OneLine(files[0]) + ", " + OneLine(files[1]);
+  return OneLine(files.front()) + " … " + OneLine(files.back()) + " (" +
+         std::to_string(files.size()) + " files)";
 }
 
 std::vector<std::string> Legend(const Comparison& c) {
@@ -194,7 +204,7 @@ std::vector<Finding> Findings(const Comparison& c, Outcome outcome) {
   std::vector<Finding> out;
   for (const Row& row : c.rows) {
     if (row.gated() && row.outcome == outcome) {
-      out.push_back({row.benchmark, row.metric, row.reason});
+      out.push_back({OneLine(row.benchmark), OneLine(row.metric), OneLine(row.reason)});
     }
   }
   return out;
@@ -211,6 +221,7 @@ std::vector<std::string> AllWarnings(const Comparison& c) {
                 "): " + NameList(c.only_in_head));
   }
   w.insert(w.end(), c.warnings.begin(), c.warnings.end());
+  for (std::string& line : w) line = OneLine(line);
   return w;
 }
 

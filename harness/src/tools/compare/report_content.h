@@ -4,10 +4,14 @@
 // findings (regressions, inconclusive rows, improvements, each with the
 // reason its rule gave), the skipped benchmarks and the warnings.
 //
-// Cells are plain text. Each table row says which of its cells a format may
-// mark up (the name in its first cell, the gate of a regression in its
-// last), so that Markdown can quote and embolden them while the text table
-// shows them as they are.
+// Cells and lines are plain text, each on one line: every name, path,
+// version and message from an input file has been through tools::OneLine
+// (no line break, control or bidi character, no CI command), so text,
+// Markdown and HTML print them without more checks; JSON reads the
+// Comparison itself and keeps them exact. Each table row says which of its
+// cells a format may mark up (the name in its first cell, the gate of a
+// regression in its last), so that Markdown can quote and embolden them
+// while the text table shows them as they are.
 //
 //   for (const MetricTable& table : MetricTables(comparison)) {
 //     for (const TableRow& row : table.rows) ... row.cells ...
@@ -51,20 +55,27 @@ std::vector<MetricTable> MetricTables(const Comparison& c);
 // "a.json … z.json (26 files)".
 std::string FileList(const std::vector<std::string>& files);
 
+// How a format shows text from an input file inside its own words: as it
+// is (AsIs: text, HTML), or in a Markdown code span.
+using Quote = std::string (*)(const std::string&);
+std::string AsIs(const std::string& text);
+
 // What follows a side's files in the header: " (Google Benchmark 1.9.1)",
 // " (Google Benchmark 1.7.1 and 1.9.1)" for files of several versions, or
-// "" when no file of the side says which version wrote it.
-std::string GbenchVersionSuffix(const std::vector<std::string>& versions);
+// "" when no file of the side says which version wrote it. Each version
+// is quoted with `quote`.
+std::string GbenchVersionSuffix(const std::vector<std::string>& versions, Quote quote = AsIs);
 
 // One line when the files of the two sides were not all written by the same
 // Google Benchmark version (unknown versions aside): "base and head were
 // written by different Google Benchmark versions (base 1.7.1, head 1.9.1);
 // differences may come from the library". "" otherwise. A note, not a
-// warning: upgrading the library is a normal reason to compare.
-std::string GbenchVersionNote(const Comparison& c);
+// warning: upgrading the library is a normal reason to compare. Each
+// version is quoted with `quote`.
+std::string GbenchVersionNote(const Comparison& c, Quote quote = AsIs);
 
 // The benchmarks that skipped themselves, base then head, one line each
-// (control characters in a message made spaces):
+// (a line break in a message made a space, as OneLine does):
 // "head.json: BM_Gpu: skipped (no GPU)".
 std::vector<std::string> SkippedLines(const Comparison& c);
 

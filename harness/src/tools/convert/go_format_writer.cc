@@ -17,13 +17,13 @@ using tools::StringPrintf;
 
 namespace {
 
-// Names and units may not contain white space; benchfmt splits on it.
+// Names and units may not contain white space; benchfmt splits on it. A
+// line break or TAB becomes a space and then '_'; the other characters
+// OneLine replaces (controls, bidi formatting, CI command markers,
+// malformed UTF-8) become '_' too.
 std::string SpaceFree(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u <= 0x20 || u == 0x7f) c = '_';
-  }
+  std::string out = tools::OneLine(s, "_");
+  std::replace(out.begin(), out.end(), ' ', '_');
   return out;
 }
 
@@ -51,10 +51,10 @@ std::string ConfigKey(std::string_view key) {
   return out;
 }
 
-// A config value runs to the end of the line.
+// A config value runs to the end of the line: one line, as OneLine makes
+// it, without leading or trailing spaces.
 std::string ConfigValue(std::string_view value) {
-  std::string out;
-  for (char c : value) out += c == '\n' || c == '\r' || c == '\t' ? ' ' : c;
+  const std::string out = tools::OneLine(value);
   const size_t first = out.find_first_not_of(' ');
   if (first == std::string::npos) return "";
   return out.substr(first, out.find_last_not_of(' ') - first + 1);

@@ -22,7 +22,7 @@ void AppendInt(std::string& out, int64_t value) {
 // A JSON string that is safe inside <script>: no "</script>" can end it.
 void AppendScriptString(std::string& out, std::string_view text) {
   std::string quoted;
-  json::AppendQuoted(quoted, text);
+  json::AppendQuoted(quoted, tools::OneLine(text));
   for (const char c : quoted) {
     if (c == '<') {
       out += "\\u003c";
@@ -44,7 +44,7 @@ int64_t Gcd(const FlameTree& tree, bool base) {
 }  // namespace
 
 void AppendHtmlEscaped(std::string& out, std::string_view text) {
-  for (const char c : text) {
+  for (const char c : tools::OneLine(text)) {
     switch (c) {
       case '&':
         out += "&amp;";

@@ -14,11 +14,14 @@
 
 namespace benchprof::report {
 
-using flamegraph::AppendHtmlEscaped;
-using flamegraph::HtmlEscaped;
 using results::GbenchRow;
+using tools::OneLine;
 
 namespace {
+
+// Text from an input file (a name, a path, a message) as HTML: on one line,
+// as OneLine makes it, and escaped.
+std::string HtmlEscaped(std::string_view text) { return flamegraph::HtmlEscaped(OneLine(text)); }
 
 bool ShownRow(const GbenchRow& row) {
   return !row.aggregate || row.aggregate_name == "mean" || row.aggregate_name == "median" ||
@@ -70,7 +73,7 @@ void AppendContext(const RunReport& report, std::string& html) {
   html += "<p class=\"meta\">";
   for (size_t i = 0; i < parts.size(); ++i) {
     if (i != 0) html += " · ";
-    AppendHtmlEscaped(html, parts[i]);
+    html += HtmlEscaped(parts[i]);
   }
   html += "</p>\n";
 }
@@ -97,8 +100,8 @@ void AppendResultsTable(const RunReport& report, const std::vector<std::string>&
     if (!row.measured()) {
       const std::string why =
           row.error ? "error: " + row.error_message : "skipped: " + row.skip_message;
-      html += "<td colspan=\"" + std::to_string(3 + counters.size()) + "\">" +
-              HtmlEscaped(tools::OneLine(why)) + "</td></tr>\n";
+      html += "<td colspan=\"" + std::to_string(3 + counters.size()) + "\">" + HtmlEscaped(why) +
+              "</td></tr>\n";
       continue;
     }
     if (row.has_times) {
@@ -129,8 +132,8 @@ void AppendGraph(const ProfileSource& source, std::string_view benchmark,
   if (!index.ok()) return;
   const flamegraph::FlameTree tree = flamegraph::BenchmarkTree(source.profile, *index, benchmark);
   if (tree.samples == 0) return;
-  html +=
-      "<h4>" + HtmlEscaped(source.path) + ": " + HtmlEscaped(flamegraph::DescribeTotal(tree)) + "</h4>\n";
+  html += "<h4>" + HtmlEscaped(source.path) + ": " + HtmlEscaped(flamegraph::DescribeTotal(tree)) +
+          "</h4>\n";
   page.AppendGraph(tree);
 }
 
@@ -159,7 +162,7 @@ std::string RenderRunReport(const RunReport& report) {
     }
   }
 
-  flamegraph::FlamePage page("benchprof report: " + report.results_path);
+  flamegraph::FlamePage page("benchprof report: " + OneLine(report.results_path));
   std::string& html = page.html();
   html += "<h1>" + HtmlEscaped(report.results_path) + "</h1>\n";
   AppendContext(report, html);
@@ -178,7 +181,8 @@ std::string RenderRunReport(const RunReport& report) {
       }
     }
     for (size_t i = 0; i < with_profiles.size(); ++i) {
-      html += "<section id=\"" + SectionId(i) + "\"><h3>" + HtmlEscaped(with_profiles[i]) + "</h3>\n";
+      html +=
+          "<section id=\"" + SectionId(i) + "\"><h3>" + HtmlEscaped(with_profiles[i]) + "</h3>\n";
       for (const auto* source : {&report.cpu, &report.heap}) {
         if (*source) AppendGraph(**source, with_profiles[i], page);
       }
@@ -187,8 +191,15 @@ std::string RenderRunReport(const RunReport& report) {
   }
   if (report.trace) {
     html += "<h2>Trace: " + HtmlEscaped(report.trace_path) + "</h2>\n<pre>";
-    AppendHtmlEscaped(html, trace_summary::RenderTraceSummary(
-                                *report.trace, trace_summary::TraceSummaryFormat::kText));
+    // Line by line: the summary's own line breaks stay, and its names are
+    // one line each already.
+    const std::string summary =
+        trace_summary::RenderTraceSummary(*report.trace, trace_summary::TraceSummaryFormat::kText);
+    for (size_t start = 0; start < summary.size();) {
+      const size_t end = std::min(summary.find('\n', start), summary.size());
+      html += HtmlEscaped(std::string_view(summary).substr(start, end - start)) + "\n";
+      start = end + 1;
+    }
     html += "</pre>\n";
   }
   return std::move(page).Finish();

@@ -5,7 +5,8 @@
 # the comparison page (by default perf-gate.html in the current directory,
 # its path on the last line of the output); comparing a commit with itself
 # must pass, and with --no-html write no page; a bad ref must be exit 3; the
-# worktrees must be gone afterwards.
+# worktrees must be gone afterwards. SIGTERM to the gate while a build or a
+# benchmark runs must stop that child too, and leave nothing behind.
 #
 # With --cpuprofile BUILD_DIR, the toy links benchprof::main from an install
 # of BUILD_DIR instead (so its bench has --cpuprofile), and the gate must
@@ -279,6 +280,63 @@ if [ "$mode" != --cpuprofile ]; then
   else
     fail "a bad ref exited $code: $(cat "$work/bad.err")"
   fi
+fi
+
+# Whether process $1 runs (a zombie has ended: this container's init may
+# not reap orphans).
+running() {
+  local state
+  state=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
+  [[ $state != Z* ]]
+}
+
+# SIGTERM to the gate while its child runs ($1: "build" or "benchmark";
+# $2: the build command; the child writes its pid into $work/child.pid):
+# the child stops with the gate, which exits 143 and removes its worktrees
+# and temporary directory. Before, a SIGTERM to the gate alone left the
+# build or the benchmark running.
+interrupt_gate() {
+  local what=$1 build=$2 code=0 gate_pid child_pid="" waited=0
+  rm -f "$work/child.pid"
+  "$gate" --repo="$toy" --benchprof="$benchprof" --bench=build/release/bench --rounds=4 \
+    --no-html "--build-cmd=$build" HEAD~1 HEAD >"$work/term.out" 2>"$work/term.err" &
+  gate_pid=$!
+  while [ ! -s "$work/child.pid" ] && [ "$waited" -lt 600 ] && running "$gate_pid"; do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  child_pid=$(cat "$work/child.pid" 2>/dev/null || true)
+  kill -TERM "$gate_pid"
+  waited=0
+  while running "$gate_pid" && [ "$waited" -lt 200 ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  if running "$gate_pid"; then kill -KILL "$gate_pid"; fi
+  wait "$gate_pid" || code=$?
+  if [ -z "$child_pid" ]; then
+    fail "SIGTERM during the $what: the $what never started: $(cat "$work/term.err")"
+  elif running "$child_pid"; then
+    fail "SIGTERM during the $what: the $what still runs after the gate exited $code"
+    kill -KILL "$child_pid"
+  elif [ "$code" -eq 143 ] && [ "$(tail -1 "$work/term.err")" = "perf-gate: interrupted by SIGTERM" ]; then
+    pass "SIGTERM during the $what stops the $what and exits 143"
+  else
+    fail "SIGTERM during the $what: exit $code, $(tail -1 "$work/term.err")"
+  fi
+  if [ "$(git -C "$toy" worktree list | wc -l)" -eq 1 ] && [ -z "$(ls -A "$work/tmp")" ]; then
+    pass "SIGTERM during the $what leaves no worktree or temporary directory"
+  else
+    fail "SIGTERM during the $what left: $(git -C "$toy" worktree list) $(ls -A "$work/tmp")"
+  fi
+}
+
+if [ -z "$mode" ]; then
+  printf '#!/bin/sh\necho $$ >"%s"\nexec sleep 60\n' "$work/child.pid" >"$work/slow-bench"
+  chmod +x "$work/slow-bench"
+  # shellcheck disable=SC2016  # $$ is the build's
+  interrupt_gate build 'echo $$ >'"'$work/child.pid'"'; exec sleep 60'
+  interrupt_gate benchmark "mkdir -p build/release && cp '$work/slow-bench' build/release/bench"
 fi
 
 echo "$passed passed, $failed failed"

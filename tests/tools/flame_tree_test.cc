@@ -2,9 +2,10 @@
 // along each stack (root first), inline frames expanded innermost-last,
 // values summed per sample type, pprof's sample-type and -tagfocus rules,
 // the base side of differential trees and its normalised change, and
-// deterministic output. The SVG document: well-formed XML whose frames nest
-// and sum to the tree's, names escaped, narrow frames left out, the
-// differential colours.
+// deterministic output; the widest frames a drawing keeps, and the page's
+// note of those it leaves out. The SVG document: well-formed XML whose
+// frames nest and sum to the tree's, names escaped, narrow frames left out,
+// the differential colours.
 #include "tools/flamegraph/flame_tree.h"
 
 #include <gtest/gtest.h>
@@ -361,6 +362,87 @@ TEST(FlameHtmlTest, TheHtmlCheckerRejectsMalformedPages) {
     const std::string checked = testing::CheckHtml(malformed);
     EXPECT_EQ(checked.rfind(problem, 0), 0u) << malformed << "\n" << checked;
   }
+}
+
+// A tree of `depth` frames in one chain, each of value 1: a recursion.
+FlameTree Chain(size_t depth) {
+  FlameTree tree;
+  tree.sample_type = {"samples", "count"};
+  tree.names = {{"all", ""}, {"recurse", "/src/r.cc:1"}};
+  for (size_t i = 0; i <= depth; ++i) {
+    tree.nodes.push_back({i == 0 ? 0u : 1u, static_cast<uint32_t>(i), 1, 0});
+  }
+  tree.samples = 1;
+  return tree;
+}
+
+TEST(WidestFramesTest, KeepsTheWidestAndOfEqualOnesTheShallowest) {
+  // A chain of equal widths keeps its top: not nothing (a cut at one value
+  // would keep no frame but the root, or all of them).
+  const std::vector<bool> chain = WidestFrames(Chain(100), 10);
+  EXPECT_EQ(std::count(chain.begin(), chain.end(), true), 10);
+  for (size_t i = 0; i < chain.size(); ++i) EXPECT_EQ(chain[i], i < 10) << i;
+  // SampleProfile's cpu tree: all=70 main=70 run=60 idle=10 work=50
+  // helper=20 (preorder, children by name); 4 frames keep the four widest.
+  const FlameTree tree = Build(SampleProfile(), 1);
+  std::vector<std::string> kept;
+  const std::vector<bool> widest = WidestFrames(tree, 4);
+  for (size_t i = 0; i < tree.nodes.size(); ++i) {
+    if (widest[i]) kept.push_back(tree.names[tree.nodes[i].name].function);
+  }
+  EXPECT_EQ(kept, (std::vector<std::string>{"all", "main", "run", "work"}));
+  // Room for every frame: every frame.
+  const std::vector<bool> all = WidestFrames(tree, tree.nodes.size());
+  EXPECT_EQ(std::count(all.begin(), all.end(), true), static_cast<long>(tree.nodes.size()));
+}
+
+TEST(WidestFramesTest, AFrameWhoseCallerIsLeftOutIsLeftOut) {
+  // Negative values (a profile of differences) can make a callee wider than
+  // its caller: it goes with its caller, so the frames kept are a tree.
+  FlameTree tree = Chain(3);
+  tree.nodes[1].value = -5;
+  tree.nodes[2].value = 9;
+  const std::vector<bool> kept = WidestFrames(tree, 3);
+  EXPECT_EQ(kept, (std::vector<bool>{true, false, false, false}));
+}
+
+// The page keeps the widest kHtmlMaxFrames (here 50): the frames written
+// nest (depths step by one under the root), "left_out" and a visible note
+// say how many are not, and the names table holds only names drawn.
+TEST(FlameHtmlTest, AGraphKeepsItsWidestFramesAndSaysHowManyAreLeftOut) {
+  FlameTree tree = Chain(1000);
+  tree.names.push_back({"never_drawn", ""});
+  tree.nodes.push_back({2, 1, 0, 0});  // a second child of the root, of no width
+  FlamePage page("deep");
+  page.AppendGraph(tree, 50);
+  const std::string html = std::move(page).Finish();
+  const auto graphs = testing::GraphsOnPage(html);
+  ASSERT_EQ(graphs.size(), 1u);
+  EXPECT_EQ(graphs[0].frames.size(), 50u);
+  EXPECT_EQ(testing::CheckNestedWidths(graphs[0]), 1);
+  EXPECT_EQ(graphs[0].frames.back().depth, 49);
+  EXPECT_NE(html.find("\"left_out\":952,"), std::string::npos);
+  EXPECT_NE(html.find("<div class=\"fg-note\">50 of 1,002 frames shown, the widest (then the "
+                      "shallowest): 952 are left out"),
+            std::string::npos);
+  EXPECT_EQ(html.find("never_drawn"), std::string::npos);
+  EXPECT_EQ(testing::CheckHtml(html), "");
+  // Within the limit: every frame, no note.
+  FlamePage whole("deep");
+  whole.AppendGraph(tree, 1002);
+  const std::string all = std::move(whole).Finish();
+  EXPECT_EQ(testing::GraphsOnPage(all)[0].frames.size(), 1002u);
+  EXPECT_NE(all.find("\"left_out\":0,"), std::string::npos);
+  EXPECT_EQ(all.find("<div class=\"fg-note\">"), std::string::npos);
+}
+
+// The SVG keeps the top of a deep recursion too (it kept only the root).
+TEST(FlameSvgTest, ADeepRecursionKeepsItsTopFrames) {
+  const testing::ShownGraph graph =
+      testing::GraphOfSvg(FlameGraphSvg(Chain(20'000), "deep", "samples 1"));
+  EXPECT_EQ(graph.frames.size(), kSvgMaxFrames);
+  EXPECT_EQ(graph.frames.back().depth, static_cast<int>(kSvgMaxFrames) - 1);
+  testing::CheckNestedRectangles(graph);
 }
 
 TEST(FlameSvgTest, SvgPathsEndInDotSvgInAnyCase) {

@@ -1,10 +1,9 @@
 // What a large profile costs `benchprof flamegraph`: 10,000 distinct
 // stacks must give a page of at most 3 MB whose frames still sum to the
-// profile's total, and an SVG document (which keeps at most 12,000 frames,
-// none narrower than 0.1 px) of at most 3 MB whose frames nest and sum
-// likewise. The
-// time is printed, not asserted (no timing assertions in tests; the
-// budget is 1 s).
+// profile's total (100,000 too, keeping the 200,000 widest frames), and
+// an SVG document (which keeps at most 12,000 frames, none narrower than
+// 0.1 px) of at most 3 MB whose frames nest and sum likewise. The time is
+// printed, not asserted (no timing assertions in tests; the budget is 1 s).
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
@@ -85,6 +84,29 @@ TEST(FlamegraphScaleTest, TenThousandStacksAsSvg) {
   EXPECT_LE(graph.frames.size(), 12'000u);
   EXPECT_EQ(testing::CheckNestedWidths(graph), total);
   testing::CheckNestedRectangles(graph);
+}
+
+// 100,000 distinct stacks (1,733,843 frames): the page keeps the 200,000
+// widest, which nest and sum to the total, and stays within 3 MB (with
+// every frame it was 18 MB).
+TEST(FlamegraphScaleTest, HundredThousandStacksKeepTheWidestFrames) {
+  testing::TempDir dir;
+  const encode::ProfileData p = testing::SyntheticCpuProfile(100'000);
+  ASSERT_TRUE(encode::WriteProfileFile(p, dir.File("big.pprof")).ok());
+  double total = 0;
+  for (const auto& s : p.samples) total += static_cast<double>(s.values[1]);
+  const TimedRun run =
+      RunTimed({BENCHPROF_PATH, "flamegraph", dir.File("big.pprof"), "-o", dir.File("big.html")});
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.stderr_text;
+  const std::string page = testing::ReadFile(dir.File("big.html"));
+  const auto graphs = testing::GraphsOnPage(page);
+  ASSERT_EQ(graphs.size(), 1u);
+  std::printf("100,000 stacks: %zu frames kept, %zu bytes, written in %.3f s (%.3f s of CPU)\n",
+              graphs[0].frames.size(), page.size(), run.seconds, run.cpu);
+  EXPECT_EQ(graphs[0].frames.size(), 200'000u);
+  EXPECT_LE(page.size(), 3'000'000u);
+  EXPECT_EQ(testing::CheckNestedWidths(graphs[0]), total);
+  EXPECT_NE(page.find("<div class=\"fg-note\">200,000 of "), std::string::npos);
 }
 
 // Google Benchmark JSON with `count` benchmarks BM_Synthetic/0... .

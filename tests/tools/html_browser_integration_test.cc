@@ -3,7 +3,8 @@
 // the page draws the expected functions, a click zooms (the "#click=NAME"
 // hook clicks the frame's element; the DOM after it is dumped), a search
 // sums its matches, a differential graph's colours follow the normalised
-// change, and a screenshot is not blank. The time a 10,000-stack page takes
+// change, a bad fragment is ignored, a million-frame-deep profile draws,
+// and a screenshot is not blank. The time a 10,000-stack page takes
 // to become usable is printed, not asserted.
 //
 // ci/setup-debian installs Chromium. Without it the test skips, saying so,
@@ -294,6 +295,60 @@ TEST_F(HtmlBrowserTest, ComparePageColoursTheRegressionsChange) {
   EXPECT_DOUBLE_EQ(frames.at("helper").width, 75);  // head widths
   EXPECT_NE(dom.find("<tr class=\"regression\"><td>BM_AlgorithmOne</td>"), std::string::npos);
   ExpectScreenshotNotBlank("file://" + dir_.File("compare.html"));
+}
+
+// A fragment that is not valid percent encoding ("%", a UTF-8 sequence cut
+// short) is ignored and the page draws, zoomed nowhere. It threw in the
+// page's start-up, which then drew nothing. The SVG's script goes on to
+// the next parameter, as the page does.
+TEST_F(HtmlBrowserTest, ABadFragmentIsIgnored) {
+  const std::string url = Flamegraph(SmallProfile(), "small");
+  for (const std::string fragment : {"click=%", "click=%E0%A4%A", "search=%&click=%ZZ"}) {
+    const std::string dom = Dom(url + "#draw&" + fragment);
+    EXPECT_EQ(DrawnFrames(dom).size(), 6u) << fragment << ": all, main, run, work, helper, idle";
+    EXPECT_EQ(Attribute(dom, "data-zoom"), "all") << fragment;
+  }
+  // Without #draw, as a link would open it: drawn when visible.
+  ExpectScreenshotNotBlank(url + "#click=%");
+  const std::string svg = Flamegraph(SmallProfile(), "small", ".svg");
+  const std::string dom = Dom(svg + "#click=%E0%A4%A&search=^(helper|work)$");
+  EXPECT_EQ(Attribute(dom, "data-matched"), "40000000");
+}
+
+// One sample a million frames deep (the reader's limit; a recursion of
+// three functions): the page keeps its 200,000 widest frames and says so,
+// 2 MB (5 million frames made 59 MB, which Chromium did not draw), and draws
+// the first 1,000 levels with a line saying the deeper ones are not drawn.
+// The SVG keeps the top 12,000 (it kept only the root).
+TEST_F(HtmlBrowserTest, AMillionFramesDeepProfileDraws) {
+  encode::ProfileData p;
+  p.sample_types = {{"samples", "count"}};
+  p.period_type = {"samples", "count"};
+  p.functions = {{"recurse_a", "a", "/src/r.cc", 1},
+                 {"recurse_b", "b", "/src/r.cc", 2},
+                 {"recurse_c", "c", "/src/r.cc", 3}};
+  for (size_t i = 0; i < 3; ++i) p.locations.push_back({0x100 * (i + 1), std::nullopt, {{i, 1}}});
+  encode::ProfileSample& sample = p.samples.emplace_back();
+  sample.values = {1};
+  for (size_t i = 0; i < 1'000'000; ++i) sample.location_indexes.push_back(i % 3);
+  const std::string url = Flamegraph(p, "deep");
+  const std::string page = testing::ReadFile(dir_.File("deep.html"));
+  EXPECT_LE(page.size(), 3'000'000u);
+  EXPECT_NE(page.find("<div class=\"fg-note\">200,000 of 1,000,001 frames shown"),
+            std::string::npos);
+  const std::string dom = Dom(url + "#draw");
+  EXPECT_EQ(Attribute(dom, "data-drawn"), "1001");
+  EXPECT_EQ(Attribute(dom, "data-cut"), "1000");
+  EXPECT_NE(dom.find("<div class=\"fg-cut\">Frames more than 1000 levels below all are not "
+                     "drawn"),
+            std::string::npos);
+  ExpectScreenshotNotBlank(url);
+
+  const std::string svg = Flamegraph(p, "deep", ".svg");
+  EXPECT_LE(testing::ReadFile(dir_.File("deep.svg")).size(), 3'000'000u);
+  const testing::ShownGraph graph = testing::GraphOfSvg(Dom(svg));
+  EXPECT_EQ(graph.frames.size(), 12'000u);
+  ExpectScreenshotNotBlank(svg);
 }
 
 TEST_F(HtmlBrowserTest, TenThousandStackPageBecomesUsable) {

@@ -19,6 +19,7 @@ h1{font-size:20px;margin:0 0 8px}h2{font-size:17px;margin:24px 0 6px}h3{font-siz
 .fg-a{opacity:.6}
 .fg-info{min-height:2.8em;margin:4px 0;color:#333;font-size:13px;word-break:break-all}
 .fg-legend{color:#555;font-size:13px}
+.fg-note,.fg-cut{color:#8a5a00;font-size:13px}
 table{border-collapse:collapse;margin:8px 0;font-variant-numeric:tabular-nums}
 th,td{border-bottom:1px solid #ddd;padding:3px 8px;text-align:right;white-space:nowrap}
 th:first-child,td:first-child{text-align:left}
@@ -35,6 +36,7 @@ std::string_view FlameGraphScript() {
   return R"JS((function () {
   'use strict';
   var H = 17;
+  var ROWS = 1000;  // levels drawn below the zoomed frame: a deep recursion stays drawable
   function esc(s) {
     return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   }
@@ -114,6 +116,7 @@ std::string_view FlameGraphScript() {
     this.match = null;
     this.frames = el.querySelector('.fg-frames');
     this.info = el.querySelector('.fg-info');
+    this.cut = el.querySelector('.fg-cut');
     this.status = el.querySelector('.fg-status');
     this.drawn = false;
     var self = this;
@@ -154,13 +157,14 @@ std::string_view FlameGraphScript() {
   Graph.prototype.draw = function () {
     this.drawn = true;
     var z = this.zoom, W = this.frames.clientWidth || 1000, total = this.val[z];
-    var html = [], maxDepth = 0, i, left, w;
+    var html = [], maxDepth = 0, i, left, w, deepest = this.depth[z] + ROWS, cut = false;
     for (i = this.parent[z]; i >= 0; i = this.parent[i]) {
       html.push(this.frame(i, 0, 100, true));
     }
     for (i = z; i < this.end[z];) {
       w = total ? this.val[i] / total : 0;
-      if (w * W < 0.5) {
+      if (w * W < 0.5 || this.depth[i] > deepest) {
+        if (this.depth[i] > deepest) cut = true;
         i = this.end[i];
         continue;
       }
@@ -171,6 +175,12 @@ std::string_view FlameGraphScript() {
     }
     this.frames.style.height = (maxDepth + 1) * H + 'px';
     this.frames.innerHTML = html.join('');
+    if (this.cut) {
+      this.cut.textContent = cut ? 'Frames more than ' + ROWS + ' levels below ' + this.fname(z) +
+          ' are not drawn: click a frame at the bottom to zoom to it.' : '';
+    }
+    if (cut) this.el.setAttribute('data-cut', String(ROWS));
+    else this.el.removeAttribute('data-cut');
     this.el.setAttribute('data-zoom', this.fname(z));
     this.el.setAttribute('data-drawn', String(html.length));
     var root = document.documentElement;  // when the page became usable, for the cost test
@@ -237,11 +247,18 @@ std::string_view FlameGraphScript() {
   };
 
   var graphs = [];
+  // A parameter of the URL fragment, or null; one that is not valid percent
+  // encoding ("#click=%") is ignored, so the page still draws.
   function hashParam(key) {
     var parts = location.hash.replace(/^#/, '').split('&');
     for (var i = 0; i < parts.length; i++) {
       var kv = parts[i].split('=');
-      if (kv[0] === key && kv.length > 1) return decodeURIComponent(kv.slice(1).join('='));
+      if (kv[0] !== key || kv.length < 2) continue;
+      try {
+        return decodeURIComponent(kv.slice(1).join('='));
+      } catch (e) {
+        return null;
+      }
     }
     return null;
   }
@@ -406,7 +423,12 @@ std::string_view SvgScript() {
   var hash = location.hash.replace(/^#/, '').split('&'), k, kv;
   for (k = 0; k < hash.length; k++) {
     kv = hash[k].split('=');
-    var value = decodeURIComponent(kv.slice(1).join('='));
+    var value;
+    try {
+      value = decodeURIComponent(kv.slice(1).join('='));
+    } catch (e) {
+      continue;  // not valid percent encoding ("#click=%"): ignored
+    }
     if (kv[0] === 'search') search(value);
     if (kv[0] !== 'click') continue;
     for (i = 0; i < n; i++) {

@@ -1,6 +1,8 @@
 #include "tools/flamegraph/flame_html.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstddef>
 #include <cstdint>
 #include <numeric>
 #include <vector>
@@ -39,6 +41,13 @@ int64_t Gcd(const FlameTree& tree, bool base) {
     if (gcd == 1) break;
   }
   return gcd == 0 ? 1 : gcd;
+}
+
+// 1234567 as "1,234,567".
+std::string Grouped(size_t n) {
+  std::string digits = std::to_string(n);
+  for (size_t at = digits.size(); at > 3; at -= 3) digits.insert(at - 3, ",");
+  return digits;
 }
 
 }  // namespace
@@ -132,19 +141,30 @@ std::string DescribeTotal(const FlameTree& tree) {
   return text;
 }
 
-void FlamePage::AppendGraph(const FlameTree& tree) {
+void FlamePage::AppendGraph(const FlameTree& tree, size_t max_frames) {
+  const std::vector<bool> kept = WidestFrames(tree, max_frames);
+  size_t kept_count = 0;
+  for (const bool k : kept) kept_count += k;
+  const size_t left_out = tree.nodes.size() - kept_count;
   std::string& html = html_;
   html +=
       "<div class=\"fg\"><div class=\"fg-bar\"><input class=\"fg-search\" type=\"search\" "
       "placeholder=\"Search (regex)\" aria-label=\"Search functions (regex)\">"
       "<button class=\"fg-reset\" type=\"button\">Reset</button>"
       "<span class=\"fg-status\"></span></div>\n";
+  if (left_out > 0) {
+    html += "<div class=\"fg-note\">" + Grouped(kept_count) + " of " + Grouped(tree.nodes.size()) +
+            " frames shown, the widest (then the shallowest): " + Grouped(left_out) +
+            " are left out, their samples counted in their callers' widths (--tagfocus draws a "
+            "part of the profile).</div>\n";
+  }
   if (tree.differential) {
     html +=
         "<div class=\"fg-legend\">Widths: head. Colour: change against the base, normalised to "
         "the head's total (red grew, blue shrank).</div>\n";
   }
-  html += "<div class=\"fg-frames\"></div><div class=\"fg-info\"></div>\n";
+  html +=
+      "<div class=\"fg-frames\"></div><div class=\"fg-cut\"></div><div class=\"fg-info\"></div>\n";
   html += "<script type=\"application/json\" class=\"fg-data\">{\"type\":";
   AppendScriptString(html, tree.sample_type.type);
   html += ",\"unit\":";
@@ -157,12 +177,20 @@ void FlamePage::AppendGraph(const FlameTree& tree) {
   AppendInt(html, scale);
   html += ",\"bscale\":";
   AppendInt(html, base_scale);
-  std::vector<uint32_t> page_names(tree.names.size());
-  for (size_t i = 0; i < tree.names.size(); ++i) page_names[i] = NameIndex(tree.names[i]);
+  html += ",\"left_out\":";
+  AppendInt(html, static_cast<int64_t>(left_out));
+  // Only the names of frames kept go into the page's names.
+  std::vector<uint32_t> page_names(tree.names.size(), UINT32_MAX);
   html += ",\n\"nodes\":[";
+  size_t written = 0;
   for (size_t i = 0; i < tree.nodes.size(); ++i) {
+    if (!kept[i]) continue;
     const FlameNode& node = tree.nodes[i];
-    if (i != 0) html += i % 16 == 0 ? ",\n" : ",";
+    if (written != 0) html += written % 16 == 0 ? ",\n" : ",";
+    ++written;
+    if (page_names[node.name] == UINT32_MAX) {
+      page_names[node.name] = NameIndex(tree.names[node.name]);
+    }
     AppendInt(html, page_names[node.name]);
     html += ',';
     AppendInt(html, node.depth);

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "common/utf8.h"
@@ -116,19 +115,6 @@ std::string ValueLine(const FlameTree& tree, size_t i) {
   return line;
 }
 
-// The least value that keeps at most `limit` frames (a frame is never
-// wider than its caller, so the frames at or above it include their
-// callers).
-int64_t MinValueWithin(const FlameTree& tree, size_t limit) {
-  if (tree.nodes.size() <= limit) return 0;
-  std::vector<int64_t> values;
-  values.reserve(tree.nodes.size());
-  for (const FlameNode& node : tree.nodes) values.push_back(node.value);
-  const auto nth = values.begin() + static_cast<std::ptrdiff_t>(limit);
-  std::nth_element(values.begin(), nth, values.end(), std::greater<>());
-  return *nth + 1;  // more than the first value left out
-}
-
 }  // namespace
 
 bool IsSvgPath(std::string_view path) {
@@ -147,9 +133,9 @@ std::string FlameGraphSvg(const FlameTree& tree, std::string_view title,
   for (size_t i = 0; tree.differential && i < tree.nodes.size(); ++i) {
     max_change = std::max(max_change, std::fabs(NormalisedChange(tree, i)));
   }
-  const double min_value = std::max(
-      kSvgMinFramePx * static_cast<double>(total) / static_cast<double>(kFramesWidth100 / 100),
-      static_cast<double>(MinValueWithin(tree, kSvgMaxFrames)));
+  const double min_value =
+      kSvgMinFramePx * static_cast<double>(total) / static_cast<double>(kFramesWidth100 / 100);
+  const std::vector<bool> widest = WidestFrames(tree, kSvgMaxFrames);
   const auto x100 = [&](int64_t value) {
     const double share = total == 0 ? 0 : static_cast<double>(value) / static_cast<double>(total);
     return kSvgMargin * 100 + std::llround(share * static_cast<double>(kFramesWidth100));
@@ -175,7 +161,8 @@ std::string FlameGraphSvg(const FlameTree& tree, std::string_view title,
       Open& parent = path.back();
       start = parent.next;
       parent.next += node.value;
-      written = parent.written && static_cast<double>(node.value) >= min_value && node.value > 0;
+      written = parent.written && widest[i] && static_cast<double>(node.value) >= min_value &&
+                node.value > 0;
     }
     path.push_back({start, written});
     if (!written) continue;

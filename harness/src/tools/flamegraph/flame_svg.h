@@ -23,11 +23,11 @@
 //
 // What is left out, so that the document stays a few megabytes: a frame
 // narrower than kSvgMinFramePx at full width, and beyond kSvgMaxFrames
-// frames the narrowest (all frames below the value that keeps at most that
-// many), each with everything under it. A frame's value still counts in its
-// caller's width (the caller is wider than its children shown), and
-// zooming does not bring it back: the HTML page, which keeps every frame,
-// or --tagfocus does.
+// frames the narrowest (WidestFrames: of frames equally wide, the deeper
+// and later go first), each with everything under it. A frame's value
+// still counts in its caller's width (the caller is wider than its
+// children shown), and zooming does not bring it back: the HTML page,
+// which keeps up to kHtmlMaxFrames (200,000), or --tagfocus does.
 //
 //   std::string svg = FlameGraphSvg(tree, "cpu.pprof — cpu", DescribeTotal(tree));
 //

@@ -90,6 +90,32 @@ double NormalisedChange(const FlameTree& tree, size_t node) {
          static_cast<double>(tree.nodes[node].base) * ratio;
 }
 
+std::vector<bool> WidestFrames(const FlameTree& tree, size_t max_frames) {
+  const size_t n = tree.nodes.size();
+  max_frames = std::max<size_t>(max_frames, 1);
+  std::vector<bool> kept(n, n <= max_frames);
+  if (n <= max_frames) return kept;
+  std::vector<uint32_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint32_t>(i);
+  const auto wider = [&](uint32_t a, uint32_t b) {
+    const int64_t va = tree.nodes[a].value, vb = tree.nodes[b].value;
+    return va != vb ? va > vb : a < b;
+  };
+  const auto last = order.begin() + static_cast<std::ptrdiff_t>(max_frames);
+  std::nth_element(order.begin(), last, order.end(), wider);
+  for (auto it = order.begin(); it != last; ++it) kept[*it] = true;
+  kept[0] = true;
+  // Per depth on the current path: whether that frame is kept.
+  std::vector<bool> path;
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t depth = tree.nodes[i].depth;
+    path.resize(depth);
+    if (depth > 0 && !path.back()) kept[i] = false;
+    path.push_back(kept[i]);
+  }
+  return kept;
+}
+
 FlameTreeBuilder::FlameTreeBuilder(encode::ValueTypeName sample_type) {
   tree_.sample_type = std::move(sample_type);
   tree_.names.push_back({"all", ""});

@@ -97,6 +97,14 @@ struct FlameTree {
 // scales nothing.
 double NormalisedChange(const FlameTree& tree, size_t node);
 
+// Which frames of `tree` a drawing of at most `max_frames` (at least 1)
+// keeps, kept[i] for tree.nodes[i]: the widest, and of frames equally wide
+// the earlier in preorder, so the shallower on a path (a deep recursion
+// keeps its top). A frame whose caller is not kept is not kept either
+// (with negative sample values a frame can be wider than its caller), so
+// the frames kept form a tree under the root, which is always kept.
+std::vector<bool> WidestFrames(const FlameTree& tree, size_t max_frames);
+
 // Accumulates samples of one or two profiles into a tree.
 class FlameTreeBuilder {
  public:

@@ -36,8 +36,9 @@ page's box; Ctrl-F or Search in the SVG) and sums what it matches; hovering
 a frame shows its function, file:line, value and share. The SVG leaves out
 frames narrower than 0.1 pixel of its 1180-pixel width and, beyond 12,000
 frames, the narrowest, each with its callees (their callers keep the
-width); the HTML page keeps every frame and draws those at least half a
-pixel wide at the current zoom.
+width); the HTML page keeps up to 200,000 frames alike, saying how many it
+left out, and draws those at least half a pixel wide and at most 1,000
+levels below the current zoom.
 
 With --diff_base, the graph is differential: widths are the head PROFILE's
 values, and each frame is coloured by its change head - base x (head total /

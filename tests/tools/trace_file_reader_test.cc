@@ -1,11 +1,17 @@
 // The streaming trace reader: what it decodes, that chunk boundaries do not
 // matter (every chunk size from 1 byte on gives the same events and line
 // numbers), that any prefix of a trace is either summarized as truncated or
-// rejected with one line, and the messages for malformed files.
+// rejected with one line, the messages for malformed files, and the bound
+// on what "otherData" keeps.
 #include "tools/trace_summary/trace_file_reader.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -336,6 +342,60 @@ TEST(TraceEventReaderTest, LargeValuesAreErrorsNotUnboundedBuffers) {
   ASSERT_TRUE(info.ok()) << info.status().message();
   EXPECT_EQ(info->events, events);
   EXPECT_GT(events, 3000u);
+}
+
+// "otherData" keeps its scalar members, the first kMaxOtherDataMembers;
+// nested arrays and objects are checked and skipped.
+TEST(TraceEventReaderTest, OtherDataKeepsItsFirstScalarMembers) {
+  std::string other = "{\"nested\":{\"a\":[1,2,{\"b\":3}]},\"list\":[0,0,0]";
+  for (size_t i = 0; i < kMaxOtherDataMembers + 5; ++i) {
+    other += ",\"m" + std::to_string(i) + "\":" + std::to_string(i);
+  }
+  other += ",\"s\":\"after\"}";
+  const Result r = Read("{\"traceEvents\":[{\"ph\":\"i\",\"ts\":1}],\"otherData\":" + other + "}");
+  ASSERT_TRUE(r.info.ok()) << r.info.status().message();
+  const auto& members = r.info->other_data.members();
+  ASSERT_EQ(members.size(), kMaxOtherDataMembers);
+  EXPECT_EQ(members.front().first, "m0");
+  EXPECT_EQ(members.back().first, "m" + std::to_string(kMaxOtherDataMembers - 1));
+  EXPECT_EQ(r.info->other_data.Find("nested"), nullptr);
+  // Nested values are still checked.
+  EXPECT_EQ(ErrorOf("{\"otherData\":{\"a\":[1,]},\"traceEvents\":[]}"),
+            "t.json: line 1, column 22: expected a value");
+  // An otherData that is not an object is kept if it is a scalar.
+  const Result scalar = Read("{\"otherData\":7,\"traceEvents\":[{\"ph\":\"i\",\"ts\":1}]}");
+  ASSERT_TRUE(scalar.info.ok());
+  EXPECT_EQ(scalar.info->other_data.as_number(), 7);
+}
+
+// 60 MB of "otherData" that is 30 million zeros in an array: the reader's
+// memory stays a small multiple of it (a json::Value of it took 1.37 GB).
+// Measured in a child process, whose peak alone getrusage reports.
+TEST(TraceEventReaderTest, AHugeOtherDataTakesBoundedMemory) {
+  testing::TempDir dir;
+  {
+    std::ofstream out(dir.File("t.json"));
+    out << "{\"traceEvents\":[{\"ph\":\"i\",\"ts\":1}],\"otherData\":{\"x\":[";
+    const std::string zeros(1 << 20, '0');
+    std::string chunk;
+    for (char c : zeros) chunk += std::string(1, c) + ",";
+    for (int i = 0; i < 30; ++i) out << chunk;
+    out << "0]}}\n";
+  }
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const StatusOr<TraceFileInfo> info =
+        ReadTraceFile(dir.File("t.json"), [](const TraceEvent&) {});
+    _exit(info.ok() && info->events == 1 ? 0 : 1);
+  }
+  int status = 0;
+  rusage usage{};
+  ASSERT_EQ(wait4(child, &status, 0, &usage), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  std::printf("60 MB of otherData: peak RSS %ld MB\n", usage.ru_maxrss / 1000);
+  EXPECT_LT(usage.ru_maxrss, 400'000);  // KB
 }
 
 TEST(TraceEventReaderTest, ByteOrderMarkAndEscapedKeys) {

@@ -131,7 +131,7 @@ class TraceReader {
     // Held only to bound it by kMaxTraceEventBytes, like an event.
     tokens_->Hold();
     json::Value other;
-    const Status s = json::ReadValue(*tokens_, first, other);
+    const Status s = ReadOtherData(first, other);
     tokens_->Release();
     if (s.ok()) {
       info_.other_data = std::move(other);
@@ -142,6 +142,37 @@ class TraceReader {
     }
     if (tokens_->truncated()) return TopObjectError(seen_events);
     return TokenizerError();
+  }
+
+  // The value of "otherData", from its first token: a scalar as it is; of
+  // an object, the members whose values are scalars, the first
+  // kMaxOtherDataMembers of them; arrays and objects (in it, or as it) are
+  // checked and skipped. A json::Value costs about 20 times the text it is
+  // read from, so 64 MiB of small values would take over a gigabyte.
+  Status ReadOtherData(Token first, json::Value& out) {
+    if (first == Token::kBeginArray) {
+      return tokens_->SkipValue() ? Status() : Status::Error("otherData");
+    }
+    if (first != Token::kBeginObject) return json::ReadValue(*tokens_, first, out);
+    json::Value::Members members;
+    for (;;) {
+      const Token key = tokens_->Next();
+      if (key == Token::kEndObject) break;
+      if (key != Token::kKey) return Status::Error("otherData");
+      std::string name(tokens_->string());
+      const Token value = tokens_->Next();
+      if (value == Token::kBeginArray || value == Token::kBeginObject) {
+        if (!tokens_->SkipValue()) return Status::Error("otherData");
+        continue;
+      }
+      json::Value scalar;
+      if (Status s = json::ReadValue(*tokens_, value, scalar); !s.ok()) return s;
+      if (members.size() < kMaxOtherDataMembers) {
+        members.emplace_back(std::move(name), std::move(scalar));
+      }
+    }
+    out = json::Value::MakeObject(std::move(members));
+    return Status();
   }
 
   // After the '[' of the events: delivers each event, through the ']'. A

@@ -57,9 +57,16 @@ struct TraceFileInfo {
   // object. The events delivered are the complete ones before the cut.
   bool truncated = false;
   std::string truncation;  // e.g. "line 812: the file ends inside an event"
-  // The top-level "otherData" object (null when absent or cut off).
+  // The top-level "otherData" object (null when absent or cut off): its
+  // first kMaxOtherDataMembers members whose values are strings, numbers,
+  // booleans or null; nested arrays and objects are checked but not kept.
   json::Value other_data;
 };
+
+// The most members of "otherData" kept (bench writes 8 or so): with
+// kMaxTraceEventBytes, it bounds what otherData costs to a few times its
+// text, where a json::Value of all of it could take 20 times that.
+inline constexpr size_t kMaxOtherDataMembers = 1'000;
 
 // Receives each event in file order.
 using TraceEventSink = std::function<void(const TraceEvent&)>;

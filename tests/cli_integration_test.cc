@@ -150,13 +150,20 @@ TEST(CliTest, TheLinkedVersionsIterationFlagsWork) {
   EXPECT_NE(dry.stdout_text.find("\"iterations\": 1,"), std::string::npos) << dry.stdout_text;
 }
 
-// The library reads BENCHMARK_<FLAG> as a flag's default, leniently.
+// The library reads BENCHMARK_<FLAG> as a flag's default, leniently, and
+// V as --v's (the variable is the flag's name, upper-cased). BENCHMARK_V,
+// which it does not read, is refused rather than ignored. (Before, V=abc
+// and BENCHMARK_V=abc were both accepted while --v=abc was refused.)
 TEST(CliTest, EnvironmentVariablesAreValidatedLikeFlags) {
   for (const auto& [variable, message] : std::vector<std::pair<std::string, std::string>>{
            {"BENCHMARK_FORMAT=xml", "expected one of console, json, csv"},
            {"BENCHMARK_OUT_FORMAT=xml", "expected one of console, json, csv"},
            {"BENCHMARK_FILTER=(", "invalid regular expression"},
-           {"BENCHMARK_REPETITIONS=abc", "expected an integer from 1"}}) {
+           {"BENCHMARK_REPETITIONS=abc", "expected an integer from 1"},
+           {"V=abc", "expected a 32-bit integer"},
+           {"V=99999999999", "expected a 32-bit integer"},
+           {"BENCHMARK_V=abc", "Google Benchmark does not read BENCHMARK_V; --v's variable is V"},
+           {"BENCHMARK_V=1", "Google Benchmark does not read BENCHMARK_V; --v's variable is V"}}) {
     const ProcessResult result = RunProcess({"/usr/bin/env", variable, BENCH_PATH});
     EXPECT_EQ(result.exit_code, 2) << variable;
     // Ours is the last line; the library may have complained of a number
@@ -169,10 +176,58 @@ TEST(CliTest, EnvironmentVariablesAreValidatedLikeFlags) {
     EXPECT_EQ(result.stdout_text, "");
   }
   const ProcessResult fine =
-      RunProcess({"/usr/bin/env", "BENCHMARK_FILTER=AlgorithmTwo", "BENCHMARK_FORMAT=json",
+      RunProcess({"/usr/bin/env", "BENCHMARK_FILTER=AlgorithmTwo", "BENCHMARK_FORMAT=json", "V=0",
                   BENCH_PATH, "--benchmark_min_time=0.001"});
   EXPECT_EQ(fine.exit_code, 0) << fine.stderr_text;
   EXPECT_NE(fine.stdout_text.find("\"name\": \"BM_AlgorithmTwo\""), std::string::npos);
+}
+
+// Short of file descriptors, Google Benchmark cannot read /proc/cpuinfo
+// and would record `num_cpus: -1` and `mhz_per_cpu: 0` in the results.
+// bench reads those facts before its outputs take descriptors, and when
+// even then they cannot be read, fails as for an unreadable cache size:
+// one line naming the fact, exit 4, nothing written. Whatever the limit,
+// a result file has real figures. (Before, `ulimit -n 12` with four
+// outputs wrote -1 and 0 and exited 0.)
+TEST(CliTest, UnreadableCpuFactsFailTheRunInsteadOfBeingRecorded) {
+  // The sanitizers' runtimes need descriptors of their own.
+  if (SANITIZED_BUILD) GTEST_SKIP() << "sanitizer build";
+  const auto run_with_limit = [](int limit, const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {
+        "/bin/sh", "-c", "ulimit -n " + std::to_string(limit) + "; exec \"$@\"", "sh", BENCH_PATH};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return RunProcess(argv);
+  };
+  int lowest = 4;
+  while (lowest < 64 && run_with_limit(lowest, {"--version"}).exit_code != 0) ++lowest;
+  int written = 0;
+  int refused = 0;
+  for (int limit = lowest; limit <= lowest + 12; ++limit) {
+    SCOPED_TRACE(limit);
+    TempDir dir;
+    std::vector<std::string> args = {
+        "--benchmark_filter=AlgorithmTwo", "--benchmark_min_time=0.001",
+        "--benchmark_out=" + dir.File("out.json"), "--trace=" + dir.File("trace.json")};
+    if (collect::kCpuSamplerSupported) args.push_back("--cpuprofile=" + dir.File("cpu.pprof"));
+    if (ALLOC_HOOKS_ENABLED) args.push_back("--memprofile=" + dir.File("mem.pprof"));
+    const ProcessResult run = run_with_limit(limit, args);
+    if (run.stderr_text.find("bench: Google Benchmark could not read the") != std::string::npos) {
+      ++refused;
+      EXPECT_EQ(run.exit_code, 4) << run.stderr_text;
+      EXPECT_TRUE(ListDirectory(dir.path()).empty()) << run.stderr_text;
+      continue;
+    }
+    if (!FileExists(dir.File("out.json"))) continue;  // another output failed first
+    ++written;
+    StatusOr<json::Value> results = json::Parse(ReadFile(dir.File("out.json")));
+    ASSERT_TRUE(results.ok()) << results.status().message();
+    const json::Value* context = results->Find("context");
+    ASSERT_NE(context, nullptr);
+    EXPECT_GE(context->Find("num_cpus")->as_number(), 1) << run.stderr_text;
+    EXPECT_GT(context->Find("mhz_per_cpu")->as_number(), 0) << run.stderr_text;
+  }
+  EXPECT_GT(written, 0) << "no limit was high enough to write the results";
+  EXPECT_GT(refused, 0) << "no limit was low enough to leave the CPU facts unreadable";
 }
 
 TEST(CliTest, HelpWinsOverOtherFlags) {

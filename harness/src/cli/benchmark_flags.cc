@@ -1,5 +1,7 @@
 #include "cli/benchmark_flags.h"
 
+#include <benchmark/benchmark.h>
+
 #include <array>
 #include <cctype>
 #include <cstdlib>
@@ -198,8 +200,13 @@ Status ValidateBenchmarkFlag(std::string_view arg) {
 }
 
 Status ValidateBenchmarkEnvironment() {
+  // The library reads --v's default from V; BENCHMARK_V looks like the
+  // other variables' spelling, and would be ignored without a word.
+  if (const char* value = std::getenv("BENCHMARK_V"); value != nullptr && *value != '\0') {
+    return Status::Error(std::string("environment variable BENCHMARK_V=") + value +
+                         ": Google Benchmark does not read BENCHMARK_V; --v's variable is V");
+  }
   for (const BenchmarkFlag& flag : kBenchmarkFlags) {
-    if (flag.name == "v") continue;  // the library reads no V variable
     std::string variable(flag.name);
     for (char& c : variable) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     const char* value = std::getenv(variable.c_str());
@@ -207,6 +214,21 @@ Status ValidateBenchmarkEnvironment() {
     if (Status valid = CheckValue(flag.kind, value); !valid.ok()) {
       return valid.WithContext("environment variable " + variable + "=" + value);
     }
+  }
+  return Status();
+}
+
+Status CheckMachineFacts() {
+  const benchmark::CPUInfo& info = benchmark::CPUInfo::Get();
+  if (info.num_cpus < 1) {
+    return Status::Error(
+        "Google Benchmark could not read the number of CPUs (/proc/cpuinfo; see above), which "
+        "every result file records");
+  }
+  if (!(info.cycles_per_second > 0)) {
+    return Status::Error(
+        "Google Benchmark could not read the CPUs' frequency (/sys/devices/system/cpu, "
+        "/proc/cpuinfo; see above), which every result file records");
   }
   return Status();
 }

@@ -8,7 +8,8 @@
 // flag first, so each mistake is one line and exit code 2, and the library
 // only ever sees values it understands.
 //
-// Thread-safety: thread-safe (pure functions).
+// Thread-safety: thread-safe (pure functions, but for CheckMachineFacts,
+// which reads the library's CPUInfo once, as benchmark::CPUInfo::Get does).
 #ifndef BENCHPROF_CLI_BENCHMARK_FLAGS_H_
 #define BENCHPROF_CLI_BENCHMARK_FLAGS_H_
 
@@ -31,10 +32,24 @@ bool IsBenchmarkFlag(std::string_view arg);
 Status ValidateBenchmarkFlag(std::string_view arg);
 
 // Checks the environment variables the library reads as defaults for its
-// flags (BENCHMARK_FORMAT for --benchmark_format, ...) as strictly as the
-// flags; the error names the variable. A flag given on the command line
-// overrides its variable, but a bad variable is refused all the same.
+// flags (BENCHMARK_FORMAT for --benchmark_format, ..., and V for --v: the
+// library names each variable after its flag, upper-cased) as strictly as
+// the flags; the error names the variable. A flag given on the command
+// line overrides its variable, but a bad variable is refused all the same.
+// BENCHMARK_V, which the library does not read, is refused as a misspelling
+// of V rather than silently ignored.
 Status ValidateBenchmarkEnvironment();
+
+// Checks what the library read about the machine for every result file's
+// context (benchmark::CPUInfo, read from /proc/cpuinfo and /sys once, at
+// its first use): the number of CPUs and their frequency. Unable to read
+// them (out of file descriptors, say), the library would write
+// `num_cpus: -1` and `mhz_per_cpu: 0` into the results; the error names
+// the fact instead (the library has printed why, above). The first call
+// reads the facts, and the library may exit() there (it does when it
+// cannot read a cache's type): call it where that exit is handled
+// (session::LibraryExitGuard).
+Status CheckMachineFacts();
 
 // `arg`, valid, as the library should see it: on 1.8+ a bare
 // --benchmark_min_time=N becomes N seconds spelled "Ns" (the library would

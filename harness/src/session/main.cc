@@ -290,6 +290,13 @@ int Run(const std::string& program, const Request& request) {
     return Fail(program, watching.message() + "; no output file written", kExitHarnessFailure);
   }
   const session::LibraryExitGuard library_exit(program, kExitHarnessFailure);
+  // Read before the outputs take file descriptors; a fact the library could
+  // not read fails the run, as an unreadable cache size does.
+  if (!benchmark::FLAGS_benchmark_list_tests) {
+    if (Status facts = cli::CheckMachineFacts(); !facts.ok()) {
+      return Fail(program, facts.message() + "; no output file written", kExitHarnessFailure);
+    }
+  }
   StatusOr<Outputs> outputs = OpenOutputs(request);
   if (!outputs.ok()) return Fail(program, outputs.status().message(), kExitUsage);
   if (outputs->results) benchmark::FLAGS_benchmark_out = outputs->results->temp_path();

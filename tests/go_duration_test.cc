@@ -1,13 +1,13 @@
-// Go's duration syntax for --timeout (cli/go_duration.h), against values
+// Go's duration syntax for --timeout (common/go_duration.h), against values
 // time.ParseDuration gives.
-#include "cli/go_duration.h"
+#include "common/go_duration.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <optional>
 
-namespace benchprof::cli {
+namespace benchprof {
 namespace {
 
 constexpr int64_t kSecond = 1'000'000'000;
@@ -35,4 +35,4 @@ TEST(GoDurationTest, RefusesWhatGoRefusesAndNegatives) {
 }
 
 }  // namespace
-}  // namespace benchprof::cli
+}  // namespace benchprof

@@ -3,7 +3,7 @@
 #include <optional>
 #include <string>
 
-#include "cli/go_duration.h"
+#include "common/go_duration.h"
 
 namespace benchprof::cli {
 

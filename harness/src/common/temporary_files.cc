@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -22,6 +23,7 @@ namespace {
 struct Registry {
   std::mutex mutex;
   std::set<std::string> paths;  // guarded by mutex
+  std::set<pid_t> children;     // guarded by mutex
   bool closed = false;          // guarded by mutex
 };
 
@@ -53,6 +55,38 @@ std::atomic<bool> g_exiting_on_signal{false};
 void WaitIfExitingOnSignal() {
   if (!g_exiting_on_signal.load()) return;
   for (;;) pause();
+}
+
+// Whether `child` has ended: a zombie not yet waited for, or already waited
+// for by the thread that started it. Does not reap it (WNOWAIT): that
+// thread may still wait for it.
+bool ChildEnded(pid_t child) {
+  siginfo_t info{};
+  if (waitid(P_PID, static_cast<id_t>(child), &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+    return errno == ECHILD;
+  }
+  return info.si_pid == child;
+}
+
+// Passes `signal_number` on to every registered child and waits for them to
+// end, up to 10 s; then kills those still running. No child can be
+// registered afterwards.
+void StopChildren(int signal_number) {
+  Registry& registry = TheRegistry();
+  std::set<pid_t> children;
+  {
+    std::lock_guard lock(registry.mutex);
+    children = registry.children;
+    registry.closed = true;
+  }
+  for (const pid_t child : children) kill(child, signal_number);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  for (const pid_t child : children) {
+    while (!ChildEnded(child) && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (!ChildEnded(child)) kill(child, SIGKILL);
+  }
 }
 
 }  // namespace
@@ -126,6 +160,22 @@ void RemoveAllTemporaries() {
   registry.closed = true;
 }
 
+bool RegisterChild(pid_t child) {
+  Registry& registry = TheRegistry();
+  std::lock_guard lock(registry.mutex);
+  if (registry.closed) return false;
+  registry.children.insert(child);
+  return true;
+}
+
+void UnregisterChild(pid_t child) {
+  Registry& registry = TheRegistry();
+  std::lock_guard lock(registry.mutex);
+  registry.children.erase(child);
+}
+
+bool ExitingOnSignal() { return g_exiting_on_signal.load(); }
+
 void NoteInterruptionsHandled() { g_interruptions_handled.store(true); }
 
 void RemoveOnInterruption(const std::string& path) { RegisterTemporary(path); }
@@ -169,6 +219,7 @@ bool HandleInterruptions(const char* program) {
       while (sigwait(&signals, &signal_number) != 0) {
       }
       g_exiting_on_signal.store(true);
+      StopChildren(signal_number);
       RemoveAllTemporaries();
       const std::string line = name + ": interrupted by " + InterruptingSignalName(signal_number) +
                                "; temporary files removed\n";

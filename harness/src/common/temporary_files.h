@@ -10,6 +10,8 @@
 #ifndef BENCHPROF_COMMON_TEMPORARY_FILES_H_
 #define BENCHPROF_COMMON_TEMPORARY_FILES_H_
 
+#include <sys/types.h>
+
 #include <cstdio>
 #include <string>
 
@@ -51,6 +53,20 @@ void RemoveAllTemporaries();
 // Says that this process's interruptions are handled (a benchmark binary's
 // watcher): HandleInterruptions() then does nothing.
 void NoteInterruptionsHandled();
+
+// Registers a child process that an interruption must stop first:
+// HandleInterruptions' watcher passes its signal on to each registered
+// child and waits for it to end (up to 10 s, then kills it) before it
+// removes the temporaries. Returns false, registering nothing, if the
+// process is exiting on a signal already. (common/child_process.h uses it.)
+bool RegisterChild(pid_t child);
+
+// Forgets `child` (it ended and was waited for).
+void UnregisterChild(pid_t child);
+
+// True once HandleInterruptions' watcher has taken a signal and the process
+// is about to exit.
+bool ExitingOnSignal();
 
 // "SIGINT", "SIGTERM" or "SIGHUP" (the signals that interrupt a run), else
 // "a signal". Async-signal-safe.

@@ -16,6 +16,7 @@
 #include "tools/compare/compare_command.h"
 #include "tools/convert/convert_command.h"
 #include "tools/flamegraph/flamegraph_command.h"
+#include "tools/gate/gate_command.h"
 #include "tools/report/report_command.h"
 #include "tools/text_format.h"
 #include "tools/tool_command.h"
@@ -36,6 +37,10 @@ constexpr ToolCommand kCommands[] = {
      benchprof::compare::RunCompareCommand, benchprof::compare::CompareHelp},
     {"convert", "convert Google Benchmark JSON to Go benchmark text (for benchstat)",
      benchprof::convert::RunConvertCommand, benchprof::convert::ConvertHelp},
+    {"gate",
+     "run two benchmark binaries, judge them as compare does and explain\n"
+     "each regression from heap, CPU and callgrind profiles",
+     benchprof::gate::RunGateCommand, benchprof::gate::GateHelp},
     {"flamegraph",
      "draw a pprof profile as an interactive HTML flame graph (or the\n"
      "change from a base profile)",

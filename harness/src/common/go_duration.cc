@@ -1,10 +1,10 @@
-#include "cli/go_duration.h"
+#include "common/go_duration.h"
 
 #include <cmath>
 #include <cstdlib>
 #include <string>
 
-namespace benchprof::cli {
+namespace benchprof {
 namespace {
 
 // Nanoseconds in one `unit`, or 0 if it is not a unit.
@@ -53,4 +53,4 @@ std::optional<int64_t> ParseGoDuration(std::string_view text) {
   return static_cast<int64_t>(std::llround(total));
 }
 
-}  // namespace benchprof::cli
+}  // namespace benchprof

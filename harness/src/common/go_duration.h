@@ -6,20 +6,20 @@
 //   std::optional<int64_t> ns = ParseGoDuration("10m");   // 600'000'000'000
 //
 // Thread-safety: thread-safe (pure functions).
-#ifndef BENCHPROF_CLI_GO_DURATION_H_
-#define BENCHPROF_CLI_GO_DURATION_H_
+#ifndef BENCHPROF_COMMON_GO_DURATION_H_
+#define BENCHPROF_COMMON_GO_DURATION_H_
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
-namespace benchprof::cli {
+namespace benchprof {
 
 // Nanoseconds, or nullopt if `text` is not a non-negative Go duration or
 // overflows int64 nanoseconds (about 292 years).
 std::optional<int64_t> ParseGoDuration(std::string_view text);
 
-}  // namespace benchprof::cli
+}  // namespace benchprof
 
-#endif  // BENCHPROF_CLI_GO_DURATION_H_
+#endif  // BENCHPROF_COMMON_GO_DURATION_H_

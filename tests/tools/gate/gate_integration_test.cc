@@ -112,18 +112,17 @@ TEST(GateIntegrationTest, InstructionsModeNamesTheFunctionThatGrew) {
            dir);
   EXPECT_EQ(gate.exit_code, 1) << gate.stdout_text << gate.stderr_text;
   const std::string& md = gate.stdout_text;
-  const size_t checksum = md.find("**BM\\_Checksum**: instructions/op");
+  const size_t checksum = md.find("`BM_Checksum`: instructions/op");
   ASSERT_NE(checksum, std::string::npos) << md;
   const size_t first_row = md.find("\n| +", checksum);
   ASSERT_NE(first_row, std::string::npos) << md;
   EXPECT_NE(md.substr(first_row, md.find('\n', first_row + 1) - first_row).find("Checksum"),
             std::string::npos)
       << md;
-  const size_t labels = md.find("**BM\\_Labels**: allocs/op");
+  const size_t labels = md.find("`BM_Labels`: allocs/op");
   ASSERT_NE(labels, std::string::npos) << md;
   const size_t labels_row = md.find("\n| +", labels);
   ASSERT_NE(labels_row, std::string::npos) << md;
-  // Markdown escapes the file name's underscores.
   const std::string labels_cause = md.substr(labels_row, md.find('\n', labels_row + 1) - labels_row);
   EXPECT_NE(labels_cause.find("MakeLabel"), std::string::npos) << md;
   EXPECT_NE(labels_cause.find("bench.cc:" + std::to_string(LineOf("planted allocation"))),

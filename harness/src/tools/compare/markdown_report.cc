@@ -3,67 +3,20 @@
 #include <algorithm>
 #include <vector>
 
+#include "tools/compare/markdown_text.h"
 #include "tools/compare/report_content.h"
 
 namespace benchprof::compare {
 namespace {
 
-// Escapes this tool's own words for a Markdown paragraph or list item.
-// Text from input files never comes here: it goes in code spans, the one
-// place where GitHub renders no markup, link, image, HTML, character
-// reference, math, @mention, #reference or emoji.
-std::string EscapeMarkdown(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '\\' || c == '*' || c == '_' || c == '`' || c == '|' || c == '<' || c == '>' ||
-        c == '[' || c == ']' || c == '#') {
-      out += '\\';
-    }
-    out += c;
-  }
-  return out;
-}
-
-// `s` (one line, as report_content gives it) as a code span, which GitHub
-// shows literally: fenced by one backtick more than its longest run of
-// backticks, and padded with a space where it starts or ends with a
-// backtick or a space (CommonMark strips one space from each end of a span
-// that has both). "" stays "".
-std::string CodeSpan(const std::string& s, bool in_table) {
-  if (s.empty()) return s;
-  std::string body;
-  size_t run = 0, longest = 0, backslashes = 0;
-  for (char c : s) {
-    run = c == '`' ? run + 1 : 0;
-    longest = std::max(longest, run);
-    if (c == '|' && in_table) {
-      // GitHub's table parser (github/cmark) ends a cell at a '|' that no
-      // backslash escapes, even in code, and takes a backslash with any
-      // ASCII punctuation after it, another backslash included, as one
-      // escape: a '|' needs an odd number of backslashes before it. The
-      // parser then drops one backslash before each '|', so an even run of
-      // the name's own backslashes before a '|' shows as it is, an odd run
-      // with one more.
-      body += backslashes % 2 == 0 ? "\\" : "\\\\";
-    }
-    backslashes = c == '\\' ? backslashes + 1 : 0;
-    body += c;
-  }
-  const std::string fence(longest + 1, '`');
-  const bool all_spaces = s.find_first_not_of(' ') == std::string::npos;
-  const bool pad =
-      !all_spaces && (s.front() == '`' || s.back() == '`' || s.front() == ' ' || s.back() == ' ');
-  return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
-}
-
 // Text from an input file in a paragraph or list item.
-std::string Code(const std::string& s) { return CodeSpan(s, /*in_table=*/false); }
+std::string Code(const std::string& s) { return MarkdownCodeSpan(s, /*in_table=*/false); }
 
 // The cells of `row` as Markdown shows them: names as code, the gate of a
 // regression in bold.
 std::vector<std::string> MarkedUpCells(const TableRow& row) {
   std::vector<std::string> cells = row.cells;
-  if (row.first_cell_is_name) cells.front() = CodeSpan(cells.front(), /*in_table=*/true);
+  if (row.first_cell_is_name) cells.front() = MarkdownCodeSpan(cells.front(), /*in_table=*/true);
   if (row.regression) cells.back() = "**" + cells.back() + "**";
   return cells;
 }
@@ -125,7 +78,7 @@ std::string WarningsMarkdown(const Comparison& c) {
   const std::vector<std::string> warnings = AllWarnings(c);
   if (warnings.empty() && c.verdict_notes.empty()) return "";
   std::string out = "\n**Warnings**\n\n";
-  for (const std::string& note : c.verdict_notes) out += "- " + EscapeMarkdown(note) + "\n";
+  for (const std::string& note : c.verdict_notes) out += "- " + MarkdownEscape(note) + "\n";
   for (size_t i = 0; i < warnings.size() && i < kMaxListedWarnings; ++i) {
     out += "- " + Code(warnings[i]) + "\n";
   }
@@ -149,7 +102,7 @@ std::string MarkdownReport(const Comparison& c) {
   for (const MetricTable& table : MetricTables(c)) out += "\n" + RenderMarkdown(table);
   if (!c.rows.empty()) {
     const std::vector<std::string> legend = Legend(c);
-    out += "\n" + EscapeMarkdown(legend[0]) + "<br>\n" + EscapeMarkdown(legend[1]) + "\n";
+    out += "\n" + MarkdownEscape(legend[0]) + "<br>\n" + MarkdownEscape(legend[1]) + "\n";
   }
   out += FindingsMarkdown(c);
   out += SkippedMarkdown(c);

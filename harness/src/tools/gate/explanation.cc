@@ -6,6 +6,7 @@
 #include <optional>
 #include <tuple>
 
+#include "tools/compare/markdown_text.h"
 #include "tools/text_format.h"
 
 namespace benchprof::gate {
@@ -359,25 +360,17 @@ std::string RenderExplanationText(const Explanation& e) {
 }
 
 std::string RenderExplanationMarkdown(const Explanation& e) {
-  // Cells go through the same escaping as every Markdown table we write.
-  const auto cell = [](const std::string& text) {
-    std::string escaped;
-    for (const char c : tools::OneLine(text)) {
-      if (c == '|' || c == '\\' || c == '`' || c == '*' || c == '_' || c == '[' || c == ']' ||
-          c == '<' || c == '>' || c == '!') {
-        escaped += '\\';
-      }
-      escaped += c;
-    }
-    return escaped;
-  };
-  std::string md = "**" + cell(e.benchmark) + "**: " + Heading(e, " → ") + "\n\n";
-  if (!e.unexplained.empty()) return md + cell(e.unexplained) + "\n";
+  using compare::MarkdownCodeSpan;
+  std::string md = MarkdownCodeSpan(tools::OneLine(e.benchmark), false) + ": " +
+                   compare::MarkdownEscape(Heading(e, " → ")) + "\n\n";
+  // It may quote a path or a binary's words: code, as any input text.
+  if (!e.unexplained.empty()) return md + MarkdownCodeSpan(tools::OneLine(e.unexplained), false) + "\n";
   md += "| change | share | where | base → head |\n| ---: | ---: | --- | --- |\n";
   for (const Cause& cause : e.causes) {
     md += "| " + SignedAmount(e, cause.head - cause.base) + " | " +
-          tools::StringPrintf("%.1f%%", 100 * cause.share) + " | " + cell(Where(cause)) + " | " +
-          FormatAmount(e, cause.base) + " → " + FormatAmount(e, cause.head) + " |\n";
+          tools::StringPrintf("%.1f%%", 100 * cause.share) + " | " +
+          MarkdownCodeSpan(Where(cause), true) + " | " + FormatAmount(e, cause.base) + " → " +
+          FormatAmount(e, cause.head) + " |\n";
   }
   return md;
 }

@@ -10,6 +10,7 @@
 #include "common/file_identity.h"
 #include "tools/compare/comparison.h"
 #include "tools/compare/html_report.h"
+#include "tools/compare/judging_flags.h"
 #include "tools/compare/table_writer.h"
 #include "tools/flamegraph/profile_file.h"
 #include "tools/results/result_reader.h"
@@ -142,19 +143,7 @@ void DeclareFlags(FlagSet& flags, CompareSettings* settings) {
         },
         help);
   }
-  flags.Custom(
-      "threshold", "[REGEX=]METRIC:VALUE[,METRIC:VALUE...]",
-      [settings](std::string_view value) {
-        const Status added = settings->options.thresholds.Add(value);
-        return added.ok() ? std::string() : added.message();
-      },
-      "gate METRIC with VALUE: N% (relative), N (absolute, in the metric's unit; ns for time) "
-      "or off. METRIC \"time\" is each benchmark's time metric. With REGEX=, only for "
-      "benchmarks whose name matches. Repeatable; later flags win. Default: "
-      "time:5%,allocs/op:0,B/op:0,instructions/op:1%");
-  flags.Number("alpha", "A", 0, 1, &settings->options.alpha, "significance level (default 0.05)");
-  flags.Number("confidence", "C", 0, 1, &settings->options.confidence,
-               "confidence level of the intervals (default 0.95)");
+  DeclareJudgingFlags(flags, &settings->options);
   flags.Custom(
       "filter", "REGEX",
       [settings](std::string_view value) {

@@ -95,7 +95,12 @@ TEST(GateIntegrationTest, TimeModeExplainsTheAllocationAndTheTime) {
   // The page has the differential flame graphs.
   const std::string html = ReadFile(dir.File("gate.html"));
   EXPECT_EQ(testing::CheckHtml(html), "");
-  EXPECT_NE(html.find("MakeLabel"), std::string::npos);
+  // Each regression's section says why, above its graphs.
+  const size_t pre = html.find("<pre>BM_Labels: allocs/op");
+  ASSERT_NE(pre, std::string::npos) << html.substr(0, 2000);
+  EXPECT_NE(html.find("gate_fixture_bench.cc:" + std::to_string(LineOf("planted allocation")), pre),
+            std::string::npos);
+  EXPECT_NE(html.find("<pre>BM_Spin: time"), std::string::npos);
   ExpectOnly(dir, {"gate.html"});
 }
 

@@ -123,7 +123,7 @@ std::string HtmlReport(const Comparison& c, const HtmlProfiles& profiles) {
   AppendList("Warnings", warnings, html);
   html += "<p><b>Verdict: " + HtmlEscaped(VerdictLine(c)) + "</b></p>\n";
 
-  if (profiles.cpu || profiles.heap) {
+  if (profiles.cpu || profiles.heap || !profiles.explanations.empty()) {
     std::vector<std::string> regressed;
     std::set<std::string> seen;
     for (const Row& row : c.rows) {
@@ -135,6 +135,19 @@ std::string HtmlReport(const Comparison& c, const HtmlProfiles& profiles) {
     if (regressed.empty()) html += "<p class=\"meta\">No regression.</p>\n";
     for (const std::string& benchmark : regressed) {
       html += "<section><h3>" + HtmlEscaped(tools::OneLine(benchmark)) + "</h3>\n";
+      if (const auto why = profiles.explanations.find(benchmark);
+          why != profiles.explanations.end()) {
+        html += "<pre>";
+        // Line by line: each is one line of names made safe, and the
+        // explanation's own line breaks stay.
+        std::string_view text = why->second;
+        while (!text.empty()) {
+          const size_t end = text.find('\n');
+          html += HtmlEscaped(tools::OneLine(std::string(text.substr(0, end)))) + "\n";
+          text = end == std::string_view::npos ? "" : text.substr(end + 1);
+        }
+        html += "</pre>\n";
+      }
       const size_t before = html.size();
       if (profiles.cpu) AppendDiff(*profiles.cpu, benchmark, /*base_may_be_empty=*/false, page);
       if (profiles.heap) AppendDiff(*profiles.heap, benchmark, /*base_may_be_empty=*/true, page);

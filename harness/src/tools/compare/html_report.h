@@ -14,6 +14,7 @@
 #ifndef BENCHPROF_TOOLS_COMPARE_HTML_REPORT_H_
 #define BENCHPROF_TOOLS_COMPARE_HTML_REPORT_H_
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,9 @@ struct ProfilePair {
 struct HtmlProfiles {
   std::optional<ProfilePair> cpu;   // drawn with the head's default type (cpu)
   std::optional<ProfilePair> heap;  // drawn with the head's default type (alloc_space)
+  // Benchmark -> text that explains its regression (`benchprof gate`'s
+  // causes, one per line), shown above its graphs.
+  std::map<std::string, std::string> explanations;
 };
 
 // The whole page.

@@ -467,6 +467,10 @@ int RunGateCommand(const std::vector<std::string>& args, std::string& out, std::
     compare::HtmlProfiles profiles;
     if (!explaining.cpu_profiles().empty()) profiles.cpu = PairOf(explaining.cpu_profiles());
     if (!explaining.heap_profiles().empty()) profiles.heap = PairOf(explaining.heap_profiles());
+    for (const Explanation& e : explanations) {
+      std::string& text = profiles.explanations[e.benchmark];
+      text += (text.empty() ? "" : "\n") + RenderExplanationText(e);
+    }
     code = Commit(*html_file, "--html", compare::HtmlReport(comparison, profiles),
                   comparison.verdict, err);
   }

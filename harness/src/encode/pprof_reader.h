@@ -45,7 +45,8 @@ namespace benchprof::encode {
 // strings, 392 functions, 322 locations, 31,449 samples, 94,347 labels,
 // 125,796 values and 1.34 million frames, none deeper than 62; its CPU
 // profile at 1000 Hz has 1,607 strings, 803 functions, 1,820 locations and
-// 6,252 samples (254,580 frames). The limits are 12 to 5,000 times those,
+// 6,252 samples (254,580 frames). Each limit is at least 12 times the
+// larger of the two (the frames; most are hundreds or thousands of times),
 // and the stack depth is above what a thread's stack can hold. A profile
 // at the limits of samples, labels and frames takes `benchprof flamegraph`
 // about 2.5 GB; the tools end with one line if even that cannot be had.

@@ -49,8 +49,9 @@ constexpr std::string_view kProgram = "benchprof gate";
 constexpr std::string_view kIntro =
     R"(Usage: benchprof gate [flags] --base=BINARY --head=BINARY [-- BENCHMARK FLAGS...]
 
-Gates a change on performance: runs two built benchmark binaries (any binary
-linked with benchprof::main: the base, old, and the head, new) and judges
+Gates a change on performance: runs two built benchmark binaries (the base,
+old, and the head, new; linked with benchprof::main, or plain Google Benchmark
+binaries, whose regressions are judged but not explained) and judges
 them as `benchprof compare` does (same rules, thresholds, Holm correction and
 exit codes), then explains every regression by the metric that regressed.
 Flags after -- go to every run of both binaries (e.g. --benchmark_filter=Alg
@@ -396,8 +397,21 @@ int RunGateCommand(const std::vector<std::string>& args, std::string& out, std::
   StatusOr<WorkDirectory> work = WorkDirectory::Make(s.keep);
   if (!work.ok()) return Fail(err, work.status().message());
 
-  const Side base{"base", s.base}, head{"head", s.head};
   const SideRunner runner(work->path(), bench_args, s.timeout_ns);
+  Side base{"base", s.base}, head{"head", s.head};
+  for (Side* side : {&base, &head}) {
+    StatusOr<bool> linked = runner.LinksBenchprof(side->name, side->binary);
+    if (!linked.ok()) return Fail(err, linked.status().message());
+    side->benchprof = *linked;
+    if (!side->benchprof && s.instructions) {
+      return Fail(err, "--instructions: " + side->name + " (" + tools::OneLine(side->binary) +
+                           ") is not linked with benchprof::main");
+    }
+  }
+  if (!base.benchprof || !head.benchprof) {
+    Progress("note: a binary not linked with benchprof::main has no profiles: regressions are "
+             "judged, not explained");
+  }
   std::vector<std::string> base_files, head_files;
   std::string base_callgrind, head_callgrind;
   if (s.instructions) {
@@ -433,12 +447,23 @@ int RunGateCommand(const std::vector<std::string>& args, std::string& out, std::
   if (!base_results.ok()) return Fail(err, base_results.status().message());
   StatusOr<results::ResultSet> head_results = results::ReadResultFiles(head_files);
   if (!head_results.ok()) return Fail(err, head_results.status().message());
-  const Comparison comparison = compare::Compare(*base_results, *head_results, s.options);
+  Comparison comparison = compare::Compare(*base_results, *head_results, s.options);
+  // The runs' files are the gate's own, in a directory that is gone when
+  // the report is read: they are named by their file names alone.
+  const std::string work_prefix = work->path() + "/";
+  for (auto* names : {&comparison.base_files, &comparison.head_files, &comparison.warnings}) {
+    for (std::string& name : *names) {
+      for (size_t at; (at = name.find(work_prefix)) != std::string::npos;) {
+        name.erase(at, work_prefix.size());
+      }
+    }
+  }
 
   ExplainingRuns explaining(runner, base, head, s.max_profile_ns,
                             [](const std::string& line) { Progress(line); });
   std::vector<Explanation> explanations;
-  for (const Regressed& r : RegressedBenchmarks(comparison)) {
+  const bool can_explain = base.benchprof && head.benchprof;
+  for (const Regressed& r : can_explain ? RegressedBenchmarks(comparison) : std::vector<Regressed>{}) {
     std::vector<std::string> allocation_metrics;
     for (const char* metric : {"allocs/op", "B/op"}) {
       if (Has(r.metrics, metric)) allocation_metrics.emplace_back(metric);

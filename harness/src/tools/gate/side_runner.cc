@@ -65,7 +65,7 @@ StatusOr<std::string> SideRunner::Run(const Side& side, const std::string& tag,
   spec.argv = {side.binary, "--benchmark_repetitions=1"};
   spec.argv.insert(spec.argv.end(), bench_args_.begin(), bench_args_.end());
   spec.argv.insert(spec.argv.end(), extra.begin(), extra.end());
-  if (timeout_ns_ > 0) {
+  if (timeout_ns_ > 0 && side.benchprof) {
     spec.argv.push_back("--timeout=" + std::to_string(timeout_ns_ / 1'000'000) + "ms");
   }
   spec.argv.push_back("--benchmark_out=" + results);
@@ -76,10 +76,13 @@ StatusOr<std::string> SideRunner::Run(const Side& side, const std::string& tag,
   const std::string who = side.name + " (" + tools::OneLine(side.binary) + "), " + tag;
   StatusOr<pid_t> child = StartChild(spec);
   if (!child.ok()) return Status::Error(side.name + ": " + child.status().message());
-  const ChildExit end = WaitForChild(*child, timeout_ns_ > 0 ? timeout_ns_ + kGraceNs : 0);
+  const int64_t grace = side.benchprof ? kGraceNs : 0;
+  const ChildExit end = WaitForChild(*child, timeout_ns_ > 0 ? timeout_ns_ + grace : 0);
   if (end.timed_out) {
-    return Status::Error(who + ": still running " + std::to_string(kGraceNs / 1'000'000'000) +
-                         " s after its --timeout; killed");
+    return Status::Error(who + (side.benchprof ? ": still running " +
+                                                     std::to_string(grace / 1'000'000'000) +
+                                                     " s after its --timeout; killed"
+                                               : ": ran past --timeout; killed"));
   }
   if (WIFEXITED(end.status) && WEXITSTATUS(end.status) == 0) return results;
   std::string problem = who + ": " + DescribeWaitStatus(end.status);
@@ -89,6 +92,20 @@ StatusOr<std::string> SideRunner::Run(const Side& side, const std::string& tag,
   const std::string said = Testimony(spec.stdout_path, spec.stderr_path);
   if (!said.empty()) problem += ": " + tools::OneLine(said);
   return Status::Error(problem);
+}
+
+StatusOr<bool> SideRunner::LinksBenchprof(const std::string& name,
+                                          const std::string& binary) const {
+  ChildSpec spec;
+  spec.argv = {binary, "--version"};
+  spec.stdout_path = work_dir_ + "/" + name + "-version.out";
+  spec.stderr_path = "";
+  StatusOr<pid_t> child = StartChild(spec);
+  if (!child.ok()) return Status::Error(name + ": " + child.status().message());
+  const ChildExit end = WaitForChild(*child, 60'000'000'000);
+  const StatusOr<std::string> said = ReadWholeFile(spec.stdout_path, kMaxLog);
+  return WIFEXITED(end.status) && WEXITSTATUS(end.status) == 0 && said.ok() &&
+         said->starts_with("benchprof ");
 }
 
 std::string ReservedBenchFlag(const std::vector<std::string>& bench_args) {

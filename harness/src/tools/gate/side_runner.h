@@ -25,14 +25,18 @@ namespace benchprof::gate {
 struct Side {
   std::string name;    // "base" or "head"
   std::string binary;  // the benchmark binary's path
+  // Linked with benchprof::main (it has --timeout, the profiles and
+  // --instructions), not only with Google Benchmark.
+  bool benchprof = true;
 };
 
 class SideRunner {
  public:
   // `work_dir`: an existing directory for results, profiles and logs.
   // `bench_args`: the user's flags for every run. `timeout_ns`: each run's
-  // limit (0: none), passed to the binary as --timeout so that it prints
-  // every thread's stack, and enforced with SIGKILL a minute later.
+  // limit (0: none), passed to a benchprof binary as --timeout so that it
+  // prints every thread's stack, and enforced with SIGKILL a minute later
+  // (at once for a plain Google Benchmark binary).
   SideRunner(std::string work_dir, std::vector<std::string> bench_args, int64_t timeout_ns);
 
   // Runs `side` once: --benchmark_repetitions=1, the user's flags, then
@@ -40,6 +44,11 @@ class SideRunner {
   // Returns that file's path, or one line saying why the run failed.
   StatusOr<std::string> Run(const Side& side, const std::string& tag,
                             const std::vector<std::string>& extra) const;
+
+  // Whether `binary` is linked with benchprof::main: it answers --version
+  // with "benchprof ..." (a plain Google Benchmark binary refuses the flag).
+  // Fails only if it cannot be run at all.
+  StatusOr<bool> LinksBenchprof(const std::string& name, const std::string& binary) const;
 
   // `<work_dir>/<side>-<tag><suffix>`: where a run's other files go.
   std::string PathFor(const Side& side, const std::string& tag, const std::string& suffix) const;

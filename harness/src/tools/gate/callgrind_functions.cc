@@ -229,8 +229,9 @@ StatusOr<CallgrindProfile> ParseCallgrindFile(std::string_view text) {
     for (const auto& [key, self] : cost.lines) {
       if (self > out.hottest_line_self) {
         out.hottest_line_self = self;
-        out.file = key.file;
-        out.hottest_line = key.line;
+        // Callgrind's name for code without debug information.
+        out.file = key.file == "???" ? "" : key.file;
+        out.hottest_line = key.file == "???" ? 0 : key.line;
       }
     }
   }

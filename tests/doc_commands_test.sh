@@ -53,6 +53,7 @@ not_run_reason() {
     "ci/sanitize"*) echo "three sanitizer builds of the whole tree: run by hand" ;;
     "ci/google-benchmark"*) echo "fetches and builds Google Benchmark: ci/test runs it" ;;
     "ci/perf-gate"*) echo "needs two commits: tests/tools/perf_gate_integration_test.sh runs it" ;;
+    "benchprof gate"*) echo "needs two builds: tests/tools/gate/gate_integration_test.cc runs it" ;;
     "ci/overhead"*) echo "builds release binaries: tests/overhead_integration_test.sh runs it" ;;
     "export PATH="*) echo "the check puts the programs on PATH itself" ;;
     "go tool pprof -http"*) echo "starts a web server" ;;
@@ -142,6 +143,7 @@ check_exit_codes "benchprof convert" "$benchprof" convert
 check_exit_codes "benchprof trace-summary" "$benchprof" trace-summary
 check_exit_codes "benchprof flamegraph" "$benchprof" flamegraph
 check_exit_codes "benchprof report" "$benchprof" report
+check_exit_codes "benchprof gate" "$benchprof" gate
 check_exit_codes raytrace "$raytrace"
 check_exit_codes rss-search "$rss_search"
 # And no table in the pages says what no program says.

@@ -189,9 +189,15 @@ void DeclareFlags(FlagSet& flags, GateSettings* s) {
       },
       "show source files without PREFIX (repeatable; e.g. the checkouts the binaries were built "
       "in)");
-  flags.File("keep", &s->keep,
-             "keep the runs' results, profiles and logs in directory FILE (created; must not "
-             "exist or be empty) instead of a temporary directory");
+  flags.Custom(
+      "keep", "DIR",
+      [s](std::string_view value) {
+        if (value.empty()) return std::string("expected a directory");
+        s->keep = value;
+        return std::string();
+      },
+      "keep the runs' results, profiles and logs in DIR (created; must not exist or be empty) "
+      "instead of a temporary directory");
   compare::DeclareJudgingFlags(flags, &s->options);
 }
 

@@ -52,11 +52,14 @@ bool CreateTemporaryDirectory(std::string& pattern);
 // Forgets `path`: it was removed, or is kept on purpose.
 void KeepOnInterruption(const std::string& path);
 
-// For a program with its own main(): blocks SIGINT, SIGTERM and SIGHUP in
-// the calling thread (and the threads it starts later) and starts a thread
-// that, on the first of them, removes every path registered with
-// RemoveOnInterruption, prints "PROGRAM: interrupted by SIGINT; temporary
-// files removed" and exits with 128 + the signal's number (130, 143, 129).
+// For a program with its own main(): blocks SIGINT, SIGTERM, SIGHUP and
+// SIGQUIT in the calling thread (and the threads it starts later) and
+// starts a thread that, on the first of them, removes every path
+// registered with RemoveOnInterruption, prints "PROGRAM: interrupted by
+// SIGINT; temporary files removed" and exits with 128 + the signal's
+// number (130, 143, 129); on SIGQUIT the process then dies of SIGQUIT, as
+// it would have without the handler (exit status 131, a core dump where
+// the limits allow).
 // A signal the process inherited as ignored stays ignored. SIGXFSZ is
 // ignored, so that a write past `ulimit -f` fails (EFBIG) like one on a
 // full disk instead of killing the process mid-write. Does nothing in

@@ -99,6 +99,8 @@ const char* InterruptingSignalName(int signal_number) {
       return "SIGTERM";
     case SIGHUP:
       return "SIGHUP";
+    case SIGQUIT:
+      return "SIGQUIT";
   }
   return "a signal";
 }
@@ -198,7 +200,7 @@ bool HandleInterruptions(const char* program) {
   if (g_interruptions_handled.exchange(true)) return true;
   sigset_t signals;
   sigemptyset(&signals);
-  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
     struct sigaction current;
     if (sigaction(signal_number, nullptr, &current) == 0 && current.sa_handler == SIG_IGN) {
       continue;  // nohup: stays ignored
@@ -225,6 +227,16 @@ bool HandleInterruptions(const char* program) {
                                "; temporary files removed\n";
       const ssize_t ignored = write(STDERR_FILENO, line.data(), line.size());
       (void)ignored;
+      if (signal_number == SIGQUIT) {
+        // As without a handler: the process dies of SIGQUIT (a core dump
+        // where the limits allow one), only its temporaries gone first.
+        signal(SIGQUIT, SIG_DFL);
+        sigset_t quit;
+        sigemptyset(&quit);
+        sigaddset(&quit, SIGQUIT);
+        pthread_sigmask(SIG_UNBLOCK, &quit, nullptr);
+        raise(SIGQUIT);
+      }
       _exit(128 + signal_number);  // the program's threads still run
     }).detach();
   } catch (const std::system_error& e) {

@@ -104,7 +104,8 @@ std::string Usage() {
   text +=
       "\nRun \"benchprof <command> --help\" for a command's flags and the exit codes it\n"
       "returns. SIGINT, SIGTERM or SIGHUP stop any command with 130, 143 or 129, the\n"
-      "file being written removed. A command that runs out of memory says so in one\n"
+      "file being written removed (and a gate's running benchmark stopped); SIGQUIT\n"
+      "likewise, the tool then dying of SIGQUIT. A command that runs out of memory says so in one\n"
       "line and exits with 3, the file being written removed. Without a command:\n\n" +
       benchprof::FormatExitCodes(kExitCodes);
   return text;

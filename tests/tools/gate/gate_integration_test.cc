@@ -177,20 +177,26 @@ TEST(GateIntegrationTest, BenchmarksOnOneSideAreListedAsMissing) {
 }
 
 TEST(GateIntegrationTest, InterruptionStopsTheChildrenAndRemovesEverything) {
-  TempDir dir;
-  // timeout(1) sends SIGINT to the gate alone after 2 s, mid-run.
-  const ProcessResult gate = RunProcess(
-      {"/usr/bin/timeout", "--preserve-status", "-s", "INT", "2", BENCHPROF_PATH, "gate",
-       "--base=" GATE_FIXTURE_BASE, "--head=" GATE_FIXTURE_HEAD, "--rounds=100", "--",
-       "--benchmark_filter=Steady", "--benchmark_min_time=0.5"},
-      {"TMPDIR=" + dir.path()});
-  EXPECT_EQ(gate.exit_code, 130) << gate.stderr_text;
-  EXPECT_NE(gate.stderr_text.find("interrupted by SIGINT; temporary files removed"),
-            std::string::npos)
-      << gate.stderr_text;
-  ExpectOnly(dir, {});
-  const ProcessResult left = RunProcess({"/usr/bin/pgrep", "-f", GATE_FIXTURE_BASE "|" GATE_FIXTURE_HEAD});
-  EXPECT_NE(left.exit_code, 0) << "still running: " << left.stdout_text;
+  for (const std::string signal : {"INT", "QUIT"}) {
+    TempDir dir;
+    // timeout(1) signals the gate alone after 2 s, mid-run; no core dump.
+    const std::string command =
+        "ulimit -c 0; exec /usr/bin/timeout --preserve-status -s " + signal + " 2 \"$@\"";
+    const ProcessResult gate = RunProcess(
+        {"/bin/sh", "-c", command, "sh", BENCHPROF_PATH, "gate", "--base=" GATE_FIXTURE_BASE,
+         "--head=" GATE_FIXTURE_HEAD, "--rounds=100", "--", "--benchmark_filter=Steady",
+         "--benchmark_min_time=0.5"},
+        {"TMPDIR=" + dir.path()});
+    // SIGQUIT: the tool dies of it, as without a handler (131).
+    EXPECT_EQ(gate.exit_code, signal == "INT" ? 130 : 131) << signal << "\n" << gate.stderr_text;
+    EXPECT_NE(gate.stderr_text.find("interrupted by SIG" + signal + "; temporary files removed"),
+              std::string::npos)
+        << gate.stderr_text;
+    ExpectOnly(dir, {});
+    const ProcessResult left =
+        RunProcess({"/usr/bin/pgrep", "-f", GATE_FIXTURE_BASE "|" GATE_FIXTURE_HEAD});
+    EXPECT_NE(left.exit_code, 0) << "still running: " << left.stdout_text;
+  }
 }
 
 TEST(GateIntegrationTest, BadInputIsOneLineBeforeAnythingRuns) {

@@ -50,9 +50,11 @@
 
 #include "collect/contention_sampler.h"
 #include "collect/hook_text.h"
+#include "collect/real_functions.h"
 
 namespace {
 
+using namespace benchprof::collect::real;  // the real functions, by their names
 using benchprof::collect::WaitKind;
 using benchprof::collect::internal::g_switches;
 using benchprof::collect::internal::HasWaiters;
@@ -95,128 +97,6 @@ class HookWork {
   int saved_errno_;
   int cancel_state_ = PTHREAD_CANCEL_ENABLE;
 };
-
-// The next definition of `name`, at `version` if the C library versions it
-// (glibc keeps an old pthread_cond_wait for binaries from before 2002).
-void* Next(const char* name, const char* version = nullptr) {
-  void* next = version != nullptr ? dlvsym(RTLD_NEXT, name, version) : nullptr;
-  return next != nullptr ? next : dlsym(RTLD_NEXT, name);
-}
-
-// A function's name and, where the C library versions it, its version.
-struct Symbol {
-  const char* name;
-  const char* version;
-};
-
-// The real definition of one function: its pointer starts out as a
-// resolver that looks it up and calls it, so that a call is always one load
-// and one jump (no null test, no register to keep); the global further down
-// resolves every one at start-up, so a benchmark never pays for dlsym.
-template <const Symbol& kSymbol, typename Signature>
-class Real;
-
-template <const Symbol& kSymbol, typename R, typename... Args>
-class Real<kSymbol, R(Args...)> {
- public:
-  using Function = R (*)(Args...);
-
-  static R Call(Args... args) { return function_.load(std::memory_order_relaxed)(args...); }
-
-  static void Resolve() { function_.store(Lookup(), std::memory_order_relaxed); }
-
- private:
-  static Function Lookup() {
-    return reinterpret_cast<Function>(Next(kSymbol.name, kSymbol.version));
-  }
-
-  [[gnu::cold]] static R ResolveAndCall(Args... args) {
-    const Function function = Lookup();
-    function_.store(function, std::memory_order_relaxed);
-    return function(args...);
-  }
-
-  static constinit inline std::atomic<Function> function_{&ResolveAndCall};
-};
-
-constexpr Symbol kMutexLock{"pthread_mutex_lock", nullptr};
-constexpr Symbol kMutexTrylock{"pthread_mutex_trylock", nullptr};
-constexpr Symbol kMutexTimedlock{"pthread_mutex_timedlock", nullptr};
-constexpr Symbol kMutexClocklock{"pthread_mutex_clocklock", nullptr};
-constexpr Symbol kMutexUnlock{"pthread_mutex_unlock", nullptr};
-constexpr Symbol kRdlock{"pthread_rwlock_rdlock", nullptr};
-constexpr Symbol kTryrdlock{"pthread_rwlock_tryrdlock", nullptr};
-constexpr Symbol kTimedrdlock{"pthread_rwlock_timedrdlock", nullptr};
-constexpr Symbol kClockrdlock{"pthread_rwlock_clockrdlock", nullptr};
-constexpr Symbol kWrlock{"pthread_rwlock_wrlock", nullptr};
-constexpr Symbol kTrywrlock{"pthread_rwlock_trywrlock", nullptr};
-constexpr Symbol kTimedwrlock{"pthread_rwlock_timedwrlock", nullptr};
-constexpr Symbol kClockwrlock{"pthread_rwlock_clockwrlock", nullptr};
-constexpr Symbol kRwunlock{"pthread_rwlock_unlock", nullptr};
-constexpr Symbol kCondWait{"pthread_cond_wait", "GLIBC_2.3.2"};
-constexpr Symbol kCondTimedwait{"pthread_cond_timedwait", "GLIBC_2.3.2"};
-constexpr Symbol kCondClockwait{"pthread_cond_clockwait", nullptr};
-constexpr Symbol kSemWait{"sem_wait", nullptr};
-constexpr Symbol kSemTrywait{"sem_trywait", nullptr};
-constexpr Symbol kSemTimedwait{"sem_timedwait", nullptr};
-constexpr Symbol kSemClockwait{"sem_clockwait", nullptr};
-constexpr Symbol kJoin{"pthread_join", nullptr};
-constexpr Symbol kTryjoin{"pthread_tryjoin_np", nullptr};
-constexpr Symbol kTimedjoin{"pthread_timedjoin_np", nullptr};
-constexpr Symbol kClockjoin{"pthread_clockjoin_np", nullptr};
-
-using MutexLock = Real<kMutexLock, int(pthread_mutex_t*)>;
-using MutexTrylock = Real<kMutexTrylock, int(pthread_mutex_t*)>;
-using MutexTimedlock = Real<kMutexTimedlock, int(pthread_mutex_t*, const timespec*)>;
-using MutexClocklock = Real<kMutexClocklock, int(pthread_mutex_t*, clockid_t, const timespec*)>;
-using MutexUnlock = Real<kMutexUnlock, int(pthread_mutex_t*)>;
-using Rdlock = Real<kRdlock, int(pthread_rwlock_t*)>;
-using Tryrdlock = Real<kTryrdlock, int(pthread_rwlock_t*)>;
-using Timedrdlock = Real<kTimedrdlock, int(pthread_rwlock_t*, const timespec*)>;
-using Clockrdlock = Real<kClockrdlock, int(pthread_rwlock_t*, clockid_t, const timespec*)>;
-using Wrlock = Real<kWrlock, int(pthread_rwlock_t*)>;
-using Trywrlock = Real<kTrywrlock, int(pthread_rwlock_t*)>;
-using Timedwrlock = Real<kTimedwrlock, int(pthread_rwlock_t*, const timespec*)>;
-using Clockwrlock = Real<kClockwrlock, int(pthread_rwlock_t*, clockid_t, const timespec*)>;
-using Rwunlock = Real<kRwunlock, int(pthread_rwlock_t*)>;
-using CondWait = Real<kCondWait, int(pthread_cond_t*, pthread_mutex_t*)>;
-using CondTimedwait = Real<kCondTimedwait, int(pthread_cond_t*, pthread_mutex_t*, const timespec*)>;
-using CondClockwait =
-    Real<kCondClockwait, int(pthread_cond_t*, pthread_mutex_t*, clockid_t, const timespec*)>;
-using SemWait = Real<kSemWait, int(sem_t*)>;
-using SemTrywait = Real<kSemTrywait, int(sem_t*)>;
-using SemTimedwait = Real<kSemTimedwait, int(sem_t*, const timespec*)>;
-using SemClockwait = Real<kSemClockwait, int(sem_t*, clockid_t, const timespec*)>;
-using Join = Real<kJoin, int(pthread_t, void**)>;
-using Tryjoin = Real<kTryjoin, int(pthread_t, void**)>;
-using Timedjoin = Real<kTimedjoin, int(pthread_t, void**, const timespec*)>;
-using Clockjoin = Real<kClockjoin, int(pthread_t, void**, clockid_t, const timespec*)>;
-
-// glibc's syscall(), variadic, which the class above cannot forward to.
-using SyscallFunction = long (*)(long, ...);
-constinit std::atomic<SyscallFunction> g_real_syscall{nullptr};
-
-SyscallFunction RealSyscall() {
-  SyscallFunction real = g_real_syscall.load(std::memory_order_relaxed);
-  if (__builtin_expect(real == nullptr, 0)) {  // a call before start-up resolved it
-    real = reinterpret_cast<SyscallFunction>(Next("syscall"));
-    g_real_syscall.store(real, std::memory_order_relaxed);
-  }
-  return real;
-}
-
-// Looks every real function up before main, outside any benchmark.
-const bool g_resolved_at_startup = [] {
-  RealSyscall();
-  MutexLock::Resolve(), MutexTrylock::Resolve(), MutexTimedlock::Resolve();
-  MutexClocklock::Resolve(), MutexUnlock::Resolve(), Rdlock::Resolve(), Tryrdlock::Resolve();
-  Timedrdlock::Resolve(), Clockrdlock::Resolve(), Wrlock::Resolve(), Trywrlock::Resolve();
-  Timedwrlock::Resolve(), Clockwrlock::Resolve(), Rwunlock::Resolve(), CondWait::Resolve();
-  CondTimedwait::Resolve(), CondClockwait::Resolve(), SemWait::Resolve(), SemTrywait::Resolve();
-  SemTimedwait::Resolve(), SemClockwait::Resolve(), Join::Resolve(), Tryjoin::Resolve();
-  Timedjoin::Resolve(), Clockjoin::Resolve();
-  return true;
-}();
 
 // Whether anything consumes waits: the one test on every hook's fast path.
 bool TimingWaits() {

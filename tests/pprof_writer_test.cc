@@ -1,4 +1,4 @@
-// The pprof encoder layer: ProfileData -> wire bytes / gzip file -> ProfileData
+// The pprof encoder (encode/): ProfileData -> wire bytes / gzip file -> ProfileData
 // round trips, the writer's format guarantees (string table, ids, scalars
 // written once), validation, and a reader that survives any input.
 #include "encode/pprof_writer.h"

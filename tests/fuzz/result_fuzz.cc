@@ -6,9 +6,9 @@
 #include "common/status.h"
 #include "fuzz/fuzz_targets.h"
 #include "tools/compare/comparison.h"
-#include "tools/compare/json_report.h"
-#include "tools/compare/markdown_report.h"
-#include "tools/compare/text_report.h"
+#include "tools/compare/json_output.h"
+#include "tools/compare/markdown_output.h"
+#include "tools/compare/text_output.h"
 #include "tools/convert/go_format_writer.h"
 #include "tools/results/benchfmt_reader.h"
 #include "tools/results/gbench_json.h"
@@ -39,9 +39,9 @@ void CompareWithItself(std::string_view data) {
   // A file compared with itself has nothing worse: no regression.
   FUZZ_CHECK(comparison.verdict != compare::Verdict::kRegression,
              "a file compared with itself regresses");
-  (void)compare::TextReport(comparison);
-  (void)compare::JsonReport(comparison);
-  (void)compare::MarkdownReport(comparison);
+  (void)compare::ComparisonText(comparison);
+  (void)compare::ComparisonJson(comparison);
+  (void)compare::ComparisonMarkdown(comparison);
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "tools/compare/comparison.h"
-#include "tools/compare/report_content.h"
+#include "tools/compare/output_content.h"
 #include "tools/results/result_reader.h"
 
 namespace benchprof::compare {

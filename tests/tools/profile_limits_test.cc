@@ -17,7 +17,7 @@
 #include "encode/pprof_writer.h"
 #include "support/subprocess.h"
 #include "synthetic_profile.h"
-#include "tools/flamegraph/profile_file.h"
+#include "tools/flamegraph/profile_input.h"
 
 namespace benchprof {
 namespace {

@@ -1,6 +1,6 @@
 // ProfileData: a pprof profile as plain C++ values, independent of protobuf.
 //
-// Collectors and the aggregation layer fill one of these; pprof_writer turns
+// Collectors and the aggregation room fill one of these; pprof_writer turns
 // it into the pprof wire format and pprof_reader turns bytes back into it.
 // Cross references are vector indexes, not pprof ids, so a builder never has
 // to invent ids and the writer can derive them (id = index + 1, never 0).

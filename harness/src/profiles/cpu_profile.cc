@@ -9,7 +9,7 @@
 #include "aggregate/module_map.h"
 #include "aggregate/symbolizer.h"
 #include "collect/cpu_sampler.h"
-#include "profiles/profile_file.h"
+#include "profiles/profile_output.h"
 #include "profiles/profile_window.h"
 
 namespace benchprof::profiles {

@@ -10,7 +10,7 @@
 #include "aggregate/module_map.h"
 #include "aggregate/symbolizer.h"
 #include "collect/heap_sampler.h"
-#include "profiles/profile_file.h"
+#include "profiles/profile_output.h"
 #include "profiles/profile_window.h"
 
 namespace benchprof::profiles {

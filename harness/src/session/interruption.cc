@@ -34,7 +34,7 @@
 #include "common/own_thread.h"
 #include "common/temporary_files.h"
 #include "session/crash_signals.h"
-#include "session/thread_stack_report.h"
+#include "session/thread_stack_dump.h"
 
 namespace benchprof::session {
 namespace {

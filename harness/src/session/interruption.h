@@ -28,7 +28,7 @@
 // crashes are its own.
 //
 // The same watcher ends a run that outlives --timeout (after printing every
-// thread's stack: thread_stack_report.h) and reports a crash
+// thread's stack: thread_stack_dump.h) and reports a crash
 // (crash_signals.h: the crashing thread waits in its handler while the
 // watcher writes, then dies of its signal). If the library calls exit()
 // mid-run, LibraryExitGuard cleans up the same way.
@@ -73,7 +73,7 @@ using Salvage = std::function<StatusOr<std::string>(const std::string& reason)>;
 //
 // `timeout_ns` > 0 (--timeout=`timeout`): that long from now, the watcher
 // prints which benchmark runs and every thread's symbolized stack
-// (thread_stack_report.h), then acts as on a signal, with reason
+// (thread_stack_dump.h), then acts as on a signal, with reason
 // "--timeout=`timeout`" and exit code kExitTimeout.
 Status WatchForInterruption(const std::string& program, int64_t timeout_ns = 0,
                             const std::string& timeout = "");

@@ -46,4 +46,11 @@ Status CheckHtmlOutput(const std::string& out, std::span<const NamedPath> inputs
   return Status();
 }
 
+StatusOr<AtomicFile> CreateHtmlOutput(const std::string& out, std::span<const NamedPath> inputs) {
+  if (Status checked = CheckHtmlOutput(out, inputs); !checked.ok()) return checked;
+  StatusOr<AtomicFile> output = AtomicFile::Create(out);
+  if (!output.ok()) return output.status().WithContext("-o");
+  return output;
+}
+
 }  // namespace benchprof::tools

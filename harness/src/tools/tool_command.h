@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "benchprof/flags.h"
+#include "common/atomic_file.h"
 #include "common/file_identity.h"
 #include "common/status.h"
 
@@ -59,6 +60,33 @@ std::optional<int> ParseSubcommand(const FlagSet& flags, std::span<const std::st
                                    std::string_view intro, std::span<const ExitCodeInfo> exit_codes,
                                    CommandLine* cl, std::string& out, std::string& err);
 
+// A subcommand's --help, from the function that declares its flags bound
+// to a Settings struct (as every subcommand's DeclareFlags does):
+//   std::string FlamegraphHelp() {
+//     return SubcommandHelp(kProgram, DeclareFlags, kIntro, kExitCodes);
+//   }
+template <typename Settings>
+std::string SubcommandHelp(std::string_view program, void (*declare)(FlagSet&, Settings*),
+                           std::string_view intro, std::span<const ExitCodeInfo> exit_codes) {
+  Settings unused{};
+  FlagSet flags{std::string(program)};
+  declare(flags, &unused);
+  return CommandHelp(intro, flags, exit_codes);
+}
+
+// ParseSubcommand with the flags `declare` binds to `*settings`.
+template <typename Settings>
+std::optional<int> ParseSubcommandInto(std::string_view program,
+                                       void (*declare)(FlagSet&, Settings*),
+                                       std::span<const std::string> args, std::string_view intro,
+                                       std::span<const ExitCodeInfo> exit_codes,
+                                       Settings* settings, CommandLine* cl, std::string& out,
+                                       std::string& err) {
+  FlagSet flags{std::string(program)};
+  declare(flags, settings);
+  return ParseSubcommand(flags, args, intro, exit_codes, cl, out, err);
+}
+
 // The one file operand of a subcommand that takes exactly one (before or
 // after "--"), or the error "expected one `what` (got N; see benchprof
 // `command` --help)".
@@ -69,6 +97,10 @@ StatusOr<std::string> OneOperand(const CommandLine& cl, std::string_view command
 // and a file other than each of `inputs` (an input with an empty path is
 // not given). The inputs may name one file twice; the output may be none.
 Status CheckHtmlOutput(const std::string& out, std::span<const NamedPath> inputs);
+
+// CheckHtmlOutput, then the output's temporary file (AtomicFile), before
+// any input is read; an error says which ("-o: ...").
+StatusOr<AtomicFile> CreateHtmlOutput(const std::string& out, std::span<const NamedPath> inputs);
 
 // Appends "`program`: `message`" to `err` as one line (control characters
 // in `message` become spaces, see OneLine) and returns kExitBadInput: the one

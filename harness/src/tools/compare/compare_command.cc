@@ -9,10 +9,10 @@
 #include "common/atomic_file.h"
 #include "common/file_identity.h"
 #include "tools/compare/comparison.h"
-#include "tools/compare/html_report.h"
+#include "tools/compare/html_output.h"
 #include "tools/compare/judging_flags.h"
 #include "tools/compare/table_writer.h"
-#include "tools/flamegraph/profile_file.h"
+#include "tools/flamegraph/profile_input.h"
 #include "tools/results/result_reader.h"
 #include "tools/text_format.h"
 #include "tools/tool_command.h"
@@ -228,18 +228,14 @@ std::vector<std::string> RegressionLines(const Comparison& comparison) {
 }  // namespace
 
 std::string CompareHelp() {
-  CompareSettings unused;
-  FlagSet flags{std::string(kProgram)};
-  DeclareFlags(flags, &unused);
-  return tools::CommandHelp(kIntro, flags, kExitCodes);
+  return tools::SubcommandHelp(kProgram, DeclareFlags, kIntro, kExitCodes);
 }
 
 int RunCompareCommand(const std::vector<std::string>& args, std::string& out, std::string& err) {
   CompareSettings settings;
-  FlagSet flags{std::string(kProgram)};
-  DeclareFlags(flags, &settings);
   CommandLine cl;
-  if (auto done = tools::ParseSubcommand(flags, args, kIntro, kExitCodes, &cl, out, err)) {
+  if (auto done = tools::ParseSubcommandInto(kProgram, DeclareFlags, args, kIntro, kExitCodes,
+                                              &settings, &cl, out, err)) {
     return *done;
   }
   std::vector<std::string> base_files, head_files;
@@ -323,7 +319,7 @@ int RunCompareCommand(const std::vector<std::string>& args, std::string& out, st
 
   const Comparison comparison = Compare(*base, *head, settings.options);
   const std::string report = settings.format == OutputFormat::kHtml
-                                 ? HtmlReport(comparison, profiles)
+                                 ? ComparisonHtml(comparison, profiles)
                                  : RenderComparison(comparison, settings.format);
   if (output) {
     if (Status s = output->WriteAndCommit(report); !s.ok()) {

@@ -20,7 +20,7 @@ std::string MarkdownEscape(const std::string& s) {
   return out;
 }
 
-// `s` (one line, as report_content gives it) as a code span, which GitHub
+// `s` (one line, as output_content gives it) as a code span, which GitHub
 // shows literally: fenced by one backtick more than its longest run of
 // backticks, and padded with a space where it starts or ends with a
 // backtick or a space (CommonMark strips one space from each end of a span

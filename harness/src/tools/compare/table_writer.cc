@@ -1,9 +1,9 @@
 #include "tools/compare/table_writer.h"
 
-#include "tools/compare/html_report.h"
-#include "tools/compare/json_report.h"
-#include "tools/compare/markdown_report.h"
-#include "tools/compare/text_report.h"
+#include "tools/compare/html_output.h"
+#include "tools/compare/json_output.h"
+#include "tools/compare/markdown_output.h"
+#include "tools/compare/text_output.h"
 
 namespace benchprof::compare {
 
@@ -18,13 +18,13 @@ std::optional<OutputFormat> ParseOutputFormat(std::string_view name) {
 std::string RenderComparison(const Comparison& comparison, OutputFormat format) {
   switch (format) {
     case OutputFormat::kText:
-      return TextReport(comparison);
+      return ComparisonText(comparison);
     case OutputFormat::kMarkdown:
-      return MarkdownReport(comparison);
+      return ComparisonMarkdown(comparison);
     case OutputFormat::kJson:
-      return JsonReport(comparison);
+      return ComparisonJson(comparison);
     case OutputFormat::kHtml:
-      return HtmlReport(comparison);
+      return ComparisonHtml(comparison);
   }
   return "";
 }

@@ -1,6 +1,6 @@
 // Renders a Comparison for people and programs: an aligned text table for
 // terminals and CI logs, Markdown for a pull-request comment, JSON, and a
-// self-contained HTML page (html_report.h, which can add profiles).
+// self-contained HTML page (html_output.h, which can add profiles).
 //
 // Text and Markdown print one table per metric (cpu_time, real_time,
 // allocs/op, B/op, counters), one row per benchmark:
@@ -15,8 +15,8 @@
 // line. JSON carries every number at full precision (infinite interval
 // bounds as null) for scripts.
 //
-// Each format has its own file pair (text_report.h, markdown_report.h,
-// json_report.h, html_report.h); what text and Markdown both say is report_content.h.
+// Each format has its own file pair (text_output.h, markdown_output.h,
+// json_output.h, html_output.h); what text and Markdown both say is output_content.h.
 //
 //   std::string out = RenderComparison(comparison, OutputFormat::kMarkdown);
 //

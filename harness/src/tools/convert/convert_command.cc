@@ -75,18 +75,14 @@ int Fail(std::string& err, const std::string& message) {
 }  // namespace
 
 std::string ConvertHelp() {
-  ConvertSettings unused;
-  FlagSet flags{std::string(kProgram)};
-  DeclareFlags(flags, &unused);
-  return tools::CommandHelp(kIntro, flags, kExitCodes);
+  return tools::SubcommandHelp(kProgram, DeclareFlags, kIntro, kExitCodes);
 }
 
 int RunConvertCommand(const std::vector<std::string>& args, std::string& out, std::string& err) {
   ConvertSettings settings;
-  FlagSet flags{std::string(kProgram)};
-  DeclareFlags(flags, &settings);
   CommandLine cl;
-  if (auto done = tools::ParseSubcommand(flags, args, kIntro, kExitCodes, &cl, out, err)) {
+  if (auto done = tools::ParseSubcommandInto(kProgram, DeclareFlags, args, kIntro, kExitCodes,
+                                              &settings, &cl, out, err)) {
     return *done;
   }
   const std::string& out_path = settings.out_path;

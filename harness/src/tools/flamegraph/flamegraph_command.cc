@@ -10,7 +10,7 @@
 #include "tools/flamegraph/flame_html.h"
 #include "tools/flamegraph/flame_svg.h"
 #include "tools/flamegraph/flame_tree.h"
-#include "tools/flamegraph/profile_file.h"
+#include "tools/flamegraph/profile_input.h"
 #include "tools/text_format.h"
 #include "tools/tool_command.h"
 
@@ -90,18 +90,14 @@ int Fail(std::string& err, const std::string& message) {
 }  // namespace
 
 std::string FlamegraphHelp() {
-  Settings unused;
-  FlagSet flags{std::string(kProgram)};
-  DeclareFlags(flags, &unused);
-  return tools::CommandHelp(kIntro, flags, kExitCodes);
+  return tools::SubcommandHelp(kProgram, DeclareFlags, kIntro, kExitCodes);
 }
 
 int RunFlamegraphCommand(const std::vector<std::string>& args, std::string& out, std::string& err) {
   Settings settings;
-  FlagSet flags{std::string(kProgram)};
-  DeclareFlags(flags, &settings);
   CommandLine cl;
-  if (auto done = tools::ParseSubcommand(flags, args, kIntro, kExitCodes, &cl, out, err)) {
+  if (auto done = tools::ParseSubcommandInto(kProgram, DeclareFlags, args, kIntro, kExitCodes,
+                                              &settings, &cl, out, err)) {
     return *done;
   }
   const StatusOr<std::string> file = tools::OneOperand(cl, "flamegraph", "profile");
@@ -114,11 +110,8 @@ int RunFlamegraphCommand(const std::vector<std::string>& args, std::string& out,
   }
   // A profile against itself is allowed.
   const NamedPath inputs[] = {{"input", *file}, {"--diff_base", settings.diff_base}};
-  if (Status checked = tools::CheckHtmlOutput(settings.out, inputs); !checked.ok()) {
-    return Fail(err, checked.message());
-  }
-  StatusOr<AtomicFile> output = AtomicFile::Create(settings.out);
-  if (!output.ok()) return Fail(err, "-o: " + output.status().message());
+  StatusOr<AtomicFile> output = tools::CreateHtmlOutput(settings.out, inputs);
+  if (!output.ok()) return Fail(err, output.status().message());
 
   try {
     // A profile within the reader's limits can still need more memory than

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <utility>
 
-#include "tools/flamegraph/profile_file.h"
+#include "tools/flamegraph/profile_input.h"
 #include "tools/results/result_reader.h"
 #include "tools/text_format.h"
 

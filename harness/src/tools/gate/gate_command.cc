@@ -23,7 +23,7 @@
 #include "common/file_identity.h"
 #include "common/go_duration.h"
 #include "tools/compare/comparison.h"
-#include "tools/compare/html_report.h"
+#include "tools/compare/html_output.h"
 #include "tools/compare/judging_flags.h"
 #include "tools/compare/table_writer.h"
 #include "tools/gate/explaining_runs.h"
@@ -352,18 +352,14 @@ int Commit(AtomicFile& file, const std::string& flag, const std::string& text,
 }  // namespace
 
 std::string GateHelp() {
-  GateSettings unused;
-  FlagSet flags{std::string(kProgram)};
-  DeclareFlags(flags, &unused);
-  return tools::CommandHelp(kIntro, flags, kExitCodes);
+  return tools::SubcommandHelp(kProgram, DeclareFlags, kIntro, kExitCodes);
 }
 
 int RunGateCommand(const std::vector<std::string>& args, std::string& out, std::string& err) {
   GateSettings s;
-  FlagSet flags{std::string(kProgram)};
-  DeclareFlags(flags, &s);
   CommandLine cl;
-  if (auto done = tools::ParseSubcommand(flags, args, kIntro, kExitCodes, &cl, out, err)) {
+  if (auto done = tools::ParseSubcommandInto(kProgram, DeclareFlags, args, kIntro, kExitCodes,
+                                              &s, &cl, out, err)) {
     return *done;
   }
   if (!cl.operands.empty()) {
@@ -502,7 +498,7 @@ int RunGateCommand(const std::vector<std::string>& args, std::string& out, std::
       std::string& text = profiles.explanations[e.benchmark];
       text += (text.empty() ? "" : "\n") + RenderExplanationText(e);
     }
-    code = Commit(*html_file, "--html", compare::HtmlReport(comparison, profiles),
+    code = Commit(*html_file, "--html", compare::ComparisonHtml(comparison, profiles),
                   comparison.verdict, err);
   }
   if (report_file) {

@@ -6,7 +6,7 @@
 #include "benchprof/flags.h"
 #include "common/atomic_file.h"
 #include "common/file_identity.h"
-#include "tools/flamegraph/profile_file.h"
+#include "tools/flamegraph/profile_input.h"
 #include "tools/report/run_report.h"
 #include "tools/results/result_reader.h"
 #include "tools/text_format.h"
@@ -67,18 +67,14 @@ int Fail(std::string& err, const std::string& message) {
 }  // namespace
 
 std::string ReportHelp() {
-  Settings unused;
-  FlagSet flags{std::string(kProgram)};
-  DeclareFlags(flags, &unused);
-  return tools::CommandHelp(kIntro, flags, kExitCodes);
+  return tools::SubcommandHelp(kProgram, DeclareFlags, kIntro, kExitCodes);
 }
 
 int RunReportCommand(const std::vector<std::string>& args, std::string& out, std::string& err) {
   Settings settings;
-  FlagSet flags{std::string(kProgram)};
-  DeclareFlags(flags, &settings);
   CommandLine cl;
-  if (auto done = tools::ParseSubcommand(flags, args, kIntro, kExitCodes, &cl, out, err)) {
+  if (auto done = tools::ParseSubcommandInto(kProgram, DeclareFlags, args, kIntro, kExitCodes,
+                                              &settings, &cl, out, err)) {
     return *done;
   }
   const StatusOr<std::string> file = tools::OneOperand(cl, "report", "result file");
@@ -87,11 +83,8 @@ int RunReportCommand(const std::vector<std::string>& args, std::string& out, std
                               {"--cpuprofile", settings.cpuprofile},
                               {"--memprofile", settings.memprofile},
                               {"--trace", settings.trace}};
-  if (Status checked = tools::CheckHtmlOutput(settings.out, inputs); !checked.ok()) {
-    return Fail(err, checked.message());
-  }
-  StatusOr<AtomicFile> output = AtomicFile::Create(settings.out);
-  if (!output.ok()) return Fail(err, "-o: " + output.status().message());
+  StatusOr<AtomicFile> output = tools::CreateHtmlOutput(settings.out, inputs);
+  if (!output.ok()) return Fail(err, output.status().message());
 
   RunReport report;
   report.results_path = *file;

@@ -86,19 +86,15 @@ int Fail(std::string& err, const std::string& message) {
 }  // namespace
 
 std::string TraceSummaryHelp() {
-  TraceSummaryFormat unused = TraceSummaryFormat::kText;
-  FlagSet flags{std::string(kProgram)};
-  DeclareFlags(flags, &unused);
-  return tools::CommandHelp(kIntro, flags, kExitCodes);
+  return tools::SubcommandHelp(kProgram, DeclareFlags, kIntro, kExitCodes);
 }
 
 int RunTraceSummaryCommand(const std::vector<std::string>& args, std::string& out,
                            std::string& err) {
   TraceSummaryFormat format = TraceSummaryFormat::kText;
-  FlagSet flags{std::string(kProgram)};
-  DeclareFlags(flags, &format);
   CommandLine cl;
-  if (auto done = tools::ParseSubcommand(flags, args, kIntro, kExitCodes, &cl, out, err)) {
+  if (auto done = tools::ParseSubcommandInto(kProgram, DeclareFlags, args, kIntro, kExitCodes,
+                                              &format, &cl, out, err)) {
     return *done;
   }
   const StatusOr<std::string> file = tools::OneOperand(cl, "trace-summary", "trace file");

@@ -1,9 +1,9 @@
-#include "tools/compare/text_report.h"
+#include "tools/compare/text_output.h"
 
 #include <algorithm>
 #include <vector>
 
-#include "tools/compare/report_content.h"
+#include "tools/compare/output_content.h"
 #include "tools/text_format.h"
 
 namespace benchprof::compare {
@@ -88,7 +88,7 @@ std::string WarningsText(const Comparison& c) {
 
 }  // namespace
 
-std::string TextReport(const Comparison& c) {
+std::string ComparisonText(const Comparison& c) {
   std::string out =
       "base: " + FileList(c.base_files) + GbenchVersionSuffix(c.base_gbench_versions) +
       "\nhead: " + FileList(c.head_files) + GbenchVersionSuffix(c.head_gbench_versions) + "\n";

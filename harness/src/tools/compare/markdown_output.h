@@ -11,11 +11,11 @@
 // own words are escaped: a name can neither break a table nor inject
 // anything into the comment.
 //
-//   std::string comment = MarkdownReport(comparison);
+//   std::string comment = ComparisonMarkdown(comparison);
 //
 // Thread-safety: thread-safe (a pure function of the Comparison).
-#ifndef BENCHPROF_TOOLS_COMPARE_MARKDOWN_REPORT_H_
-#define BENCHPROF_TOOLS_COMPARE_MARKDOWN_REPORT_H_
+#ifndef BENCHPROF_TOOLS_COMPARE_MARKDOWN_OUTPUT_H_
+#define BENCHPROF_TOOLS_COMPARE_MARKDOWN_OUTPUT_H_
 
 #include <string>
 
@@ -24,8 +24,8 @@
 namespace benchprof::compare {
 
 // The whole Markdown report, ending with a newline.
-std::string MarkdownReport(const Comparison& c);
+std::string ComparisonMarkdown(const Comparison& c);
 
 }  // namespace benchprof::compare
 
-#endif  // BENCHPROF_TOOLS_COMPARE_MARKDOWN_REPORT_H_
+#endif  // BENCHPROF_TOOLS_COMPARE_MARKDOWN_OUTPUT_H_

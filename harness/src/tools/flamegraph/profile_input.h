@@ -4,8 +4,8 @@
 //   if (!profile.ok()) return Fail(err, profile.status().message());  // "cpu.pprof: ..."
 //
 // Thread-safety: thread-safe (no shared state).
-#ifndef BENCHPROF_TOOLS_FLAMEGRAPH_PROFILE_FILE_H_
-#define BENCHPROF_TOOLS_FLAMEGRAPH_PROFILE_FILE_H_
+#ifndef BENCHPROF_TOOLS_FLAMEGRAPH_PROFILE_INPUT_H_
+#define BENCHPROF_TOOLS_FLAMEGRAPH_PROFILE_INPUT_H_
 
 #include <string>
 #include <string_view>
@@ -26,4 +26,4 @@ StatusOr<encode::ProfileData> ReadProfileFile(const std::string& path);
 
 }  // namespace benchprof::flamegraph
 
-#endif  // BENCHPROF_TOOLS_FLAMEGRAPH_PROFILE_FILE_H_
+#endif  // BENCHPROF_TOOLS_FLAMEGRAPH_PROFILE_INPUT_H_

@@ -8,11 +8,11 @@
 //
 //   HtmlProfiles profiles;
 //   profiles.cpu = ProfilePair{{{"base.pprof", std::move(base)}}, {{"head.pprof",
-//   std::move(head)}}}; std::string html = HtmlReport(comparison, profiles);
+//   std::move(head)}}}; std::string html = ComparisonHtml(comparison, profiles);
 //
 // Thread-safety: thread-safe (a pure function).
-#ifndef BENCHPROF_TOOLS_COMPARE_HTML_REPORT_H_
-#define BENCHPROF_TOOLS_COMPARE_HTML_REPORT_H_
+#ifndef BENCHPROF_TOOLS_COMPARE_HTML_OUTPUT_H_
+#define BENCHPROF_TOOLS_COMPARE_HTML_OUTPUT_H_
 
 #include <map>
 #include <optional>
@@ -45,8 +45,8 @@ struct HtmlProfiles {
 };
 
 // The whole page.
-std::string HtmlReport(const Comparison& c, const HtmlProfiles& profiles = {});
+std::string ComparisonHtml(const Comparison& c, const HtmlProfiles& profiles = {});
 
 }  // namespace benchprof::compare
 
-#endif  // BENCHPROF_TOOLS_COMPARE_HTML_REPORT_H_
+#endif  // BENCHPROF_TOOLS_COMPARE_HTML_OUTPUT_H_

@@ -5,11 +5,11 @@
 // geometric means, the benchmarks on one side only, the skipped ones, and
 // all warnings and notes (none cut).
 //
-//   std::string json = JsonReport(comparison);   // one line, then "\n"
+//   std::string json = ComparisonJson(comparison);   // one line, then "\n"
 //
 // Thread-safety: thread-safe (a pure function of the Comparison).
-#ifndef BENCHPROF_TOOLS_COMPARE_JSON_REPORT_H_
-#define BENCHPROF_TOOLS_COMPARE_JSON_REPORT_H_
+#ifndef BENCHPROF_TOOLS_COMPARE_JSON_OUTPUT_H_
+#define BENCHPROF_TOOLS_COMPARE_JSON_OUTPUT_H_
 
 #include <string>
 
@@ -18,8 +18,8 @@
 namespace benchprof::compare {
 
 // The whole JSON document, ending with a newline.
-std::string JsonReport(const Comparison& c);
+std::string ComparisonJson(const Comparison& c);
 
 }  // namespace benchprof::compare
 
-#endif  // BENCHPROF_TOOLS_COMPARE_JSON_REPORT_H_
+#endif  // BENCHPROF_TOOLS_COMPARE_JSON_OUTPUT_H_

@@ -13,8 +13,8 @@
 // other threads keep running and hold no lock the symbolizer needs.
 //
 // Thread-safety: thread-compatible.
-#ifndef BENCHPROF_SESSION_THREAD_STACK_REPORT_H_
-#define BENCHPROF_SESSION_THREAD_STACK_REPORT_H_
+#ifndef BENCHPROF_SESSION_THREAD_STACK_DUMP_H_
+#define BENCHPROF_SESSION_THREAD_STACK_DUMP_H_
 
 #include <string>
 #include <vector>
@@ -28,4 +28,4 @@ std::string DescribeThreadStacks(const std::vector<collect::ThreadStack>& stacks
 
 }  // namespace benchprof::session
 
-#endif  // BENCHPROF_SESSION_THREAD_STACK_REPORT_H_
+#endif  // BENCHPROF_SESSION_THREAD_STACK_DUMP_H_

@@ -1,11 +1,11 @@
-#include "tools/compare/json_report.h"
+#include "tools/compare/json_output.h"
 
 #include <cmath>
 #include <utility>
 #include <vector>
 
 #include "common/json_value.h"
-#include "tools/compare/report_content.h"
+#include "tools/compare/output_content.h"
 
 namespace benchprof::compare {
 
@@ -134,7 +134,7 @@ json::Value GeoMeanJson(const GeoMeanRow& g) {
 
 }  // namespace
 
-std::string JsonReport(const Comparison& c) {
+std::string ComparisonJson(const Comparison& c) {
   json::Value::Array rows;
   for (const Row& row : c.rows) rows.push_back(RowJson(row));
   json::Value::Array geomeans;

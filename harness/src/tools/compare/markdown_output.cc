@@ -1,10 +1,10 @@
-#include "tools/compare/markdown_report.h"
+#include "tools/compare/markdown_output.h"
 
 #include <algorithm>
 #include <vector>
 
 #include "tools/compare/markdown_text.h"
-#include "tools/compare/report_content.h"
+#include "tools/compare/output_content.h"
 
 namespace benchprof::compare {
 namespace {
@@ -90,7 +90,7 @@ std::string WarningsMarkdown(const Comparison& c) {
 
 }  // namespace
 
-std::string MarkdownReport(const Comparison& c) {
+std::string ComparisonMarkdown(const Comparison& c) {
   std::string out = "### benchprof compare: " + std::string(VerdictName(c.verdict)) + "\n\n";
   out += "base: " + Code(FileList(c.base_files)) +
          GbenchVersionSuffix(c.base_gbench_versions, Code) +

@@ -4,8 +4,8 @@
 // cpu.pprof (1234 samples, 0 lost)").
 //
 // Thread-safety: thread-compatible.
-#ifndef BENCHPROF_PROFILES_PROFILE_FILE_H_
-#define BENCHPROF_PROFILES_PROFILE_FILE_H_
+#ifndef BENCHPROF_PROFILES_PROFILE_OUTPUT_H_
+#define BENCHPROF_PROFILES_PROFILE_OUTPUT_H_
 
 #include <cstdint>
 #include <string>
@@ -32,4 +32,4 @@ std::vector<std::string> InterruptionComments(const RunEnding& ending);
 
 }  // namespace benchprof::profiles
 
-#endif  // BENCHPROF_PROFILES_PROFILE_FILE_H_
+#endif  // BENCHPROF_PROFILES_PROFILE_OUTPUT_H_

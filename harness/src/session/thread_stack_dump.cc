@@ -1,4 +1,4 @@
-#include "session/thread_stack_report.h"
+#include "session/thread_stack_dump.h"
 
 #include <cstdio>
 #include <fstream>

@@ -1,4 +1,4 @@
-#include "tools/flamegraph/profile_file.h"
+#include "tools/flamegraph/profile_input.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

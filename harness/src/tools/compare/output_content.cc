@@ -1,4 +1,4 @@
-#include "tools/compare/report_content.h"
+#include "tools/compare/output_content.h"
 
 #include <algorithm>
 

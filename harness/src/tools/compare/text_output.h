@@ -6,11 +6,11 @@
 // warnings (at most kMaxListedWarnings each) and the verdict with its exit
 // code as the last line.
 //
-//   std::string out = TextReport(comparison);
+//   std::string out = ComparisonText(comparison);
 //
 // Thread-safety: thread-safe (a pure function of the Comparison).
-#ifndef BENCHPROF_TOOLS_COMPARE_TEXT_REPORT_H_
-#define BENCHPROF_TOOLS_COMPARE_TEXT_REPORT_H_
+#ifndef BENCHPROF_TOOLS_COMPARE_TEXT_OUTPUT_H_
+#define BENCHPROF_TOOLS_COMPARE_TEXT_OUTPUT_H_
 
 #include <string>
 
@@ -19,8 +19,8 @@
 namespace benchprof::compare {
 
 // The whole text report, ending with a newline.
-std::string TextReport(const Comparison& c);
+std::string ComparisonText(const Comparison& c);
 
 }  // namespace benchprof::compare
 
-#endif  // BENCHPROF_TOOLS_COMPARE_TEXT_REPORT_H_
+#endif  // BENCHPROF_TOOLS_COMPARE_TEXT_OUTPUT_H_

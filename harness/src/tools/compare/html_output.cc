@@ -1,11 +1,11 @@
-#include "tools/compare/html_report.h"
+#include "tools/compare/html_output.h"
 
 #include <set>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include "tools/compare/report_content.h"
+#include "tools/compare/output_content.h"
 #include "tools/flamegraph/benchmark_split.h"
 #include "tools/flamegraph/flame_html.h"
 #include "tools/flamegraph/flame_tree.h"
@@ -93,7 +93,7 @@ void AppendDiff(const ProfilePair& pair, const std::string& benchmark, bool base
 
 }  // namespace
 
-std::string HtmlReport(const Comparison& c, const HtmlProfiles& profiles) {
+std::string ComparisonHtml(const Comparison& c, const HtmlProfiles& profiles) {
   flamegraph::FlamePage page("benchprof compare: " + std::string(VerdictName(c.verdict)));
   std::string& html = page.html();
   html += "<h1>benchprof compare: " + HtmlEscaped(VerdictName(c.verdict)) + "</h1>\n";

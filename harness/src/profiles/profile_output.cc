@@ -1,4 +1,4 @@
-#include "profiles/profile_file.h"
+#include "profiles/profile_output.h"
 
 #include <string>
 

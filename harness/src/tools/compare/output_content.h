@@ -18,8 +18,8 @@
 //   }
 //
 // Thread-safety: thread-safe (pure functions of the Comparison).
-#ifndef BENCHPROF_TOOLS_COMPARE_REPORT_CONTENT_H_
-#define BENCHPROF_TOOLS_COMPARE_REPORT_CONTENT_H_
+#ifndef BENCHPROF_TOOLS_COMPARE_OUTPUT_CONTENT_H_
+#define BENCHPROF_TOOLS_COMPARE_OUTPUT_CONTENT_H_
 
 #include <cstddef>
 #include <string>
@@ -105,4 +105,4 @@ std::string VerdictLine(const Comparison& c);
 
 }  // namespace benchprof::compare
 
-#endif  // BENCHPROF_TOOLS_COMPARE_REPORT_CONTENT_H_
+#endif  // BENCHPROF_TOOLS_COMPARE_OUTPUT_CONTENT_H_

@@ -8,11 +8,13 @@
 # known: from the package's version file, or the target's VERSION property,
 # or, failing both, from BENCHPROF_BENCHMARK_VERSION set by the user.
 #
-# Sets BENCHPROF_BENCHMARK_VERSION (major.minor.patch) and
+# Sets BENCHPROF_BENCHMARK_VERSION (major.minor.patch),
 # BENCHPROF_BENCHMARK_UNTESTED (ON when it is newer than the newest tested),
-# and the option BENCHPROF_INSTALL: an installed benchprof package needs an
-# installed Google Benchmark, so it is off by default when the parent
-# project builds Google Benchmark itself.
+# BENCHPROF_BENCHMARK_SHARED (ON when libbenchmark is a shared library: the
+# static one of Google Benchmark's default build hides its symbols, so no
+# other shared library can call it), and the option BENCHPROF_INSTALL: an
+# installed benchprof package needs an installed Google Benchmark, so it is
+# off by default when the parent project builds Google Benchmark itself.
 
 set(BENCHPROF_BENCHMARK_OLDEST 1.7.0)
 set(BENCHPROF_BENCHMARK_NEWEST_TESTED 1.9.1)
@@ -34,6 +36,7 @@ if(TARGET benchmark::benchmark)
   endif()
 else()
   find_package(benchmark REQUIRED)
+  set(_benchprof_gb_target benchmark::benchmark)
   set(_benchprof_gb_source "${benchmark_DIR}")
   set(_benchprof_gb_version "${benchmark_VERSION}")
 endif()
@@ -67,7 +70,15 @@ elseif(BENCHPROF_BENCHMARK_VERSION VERSION_GREATER BENCHPROF_BENCHMARK_NEWEST_TE
   set(BENCHPROF_BENCHMARK_UNTESTED ON)
   message(WARNING "benchprof: building against untested Google Benchmark ${BENCHPROF_BENCHMARK_VERSION}")
 endif()
-message(STATUS "benchprof: Google Benchmark ${BENCHPROF_BENCHMARK_VERSION} (${_benchprof_gb_source})")
+get_target_property(_benchprof_gb_type ${_benchprof_gb_target} TYPE)
+if(_benchprof_gb_type STREQUAL "SHARED_LIBRARY")
+  set(BENCHPROF_BENCHMARK_SHARED ON)
+else()
+  set(BENCHPROF_BENCHMARK_SHARED OFF)
+endif()
+string(TOLOWER "${_benchprof_gb_type}" _benchprof_gb_kind)  # "static_library"
+string(REPLACE "_" " " _benchprof_gb_kind "${_benchprof_gb_kind}")
+message(STATUS "benchprof: Google Benchmark ${BENCHPROF_BENCHMARK_VERSION}, ${_benchprof_gb_kind} (${_benchprof_gb_source})")
 
 if(BENCHPROF_BENCHMARK_UNTESTED)
   set(BENCHPROF_BENCHMARK_UNTESTED_CXX true)

@@ -2,7 +2,10 @@
 # Builds tests/consumer against benchprof the ways a user would (installed
 # package; add_subdirectory; add_subdirectory beside the project's own
 # Google Benchmark) and checks --benchmem on its benchmark, and --trace
-# (with the trace API), --cpuprofile and --memprofile.
+# (with the trace API), --cpuprofile and --memprofile. The first two use
+# the Google Benchmark of benchprof's build (Debian's shared 1.7.1, or
+# ci/google-benchmark's static 1.9.1); the third builds it from source with
+# its defaults, so static, as FetchContent users have it.
 # Usage: consumer_integration_test.sh <benchprof source dir> <benchprof build dir>
 #          <CMAKE_PREFIX_PATH of that build> <Google Benchmark source dir>
 set -euo pipefail
@@ -38,20 +41,32 @@ check() {
   echo "ok: $binary"
 }
 
-# Google Benchmark's version, as the consumer's binary reports it.
+# "shared" if the binary loads libbenchmark.so, else "static".
+linkage() {
+  local dynamic
+  dynamic=$(readelf -d "$1") || fail "$1: readelf -d failed"
+  if [[ $dynamic == *"Shared library: [libbenchmark.so"* ]]; then echo shared; else echo static; fi
+}
+
+# Google Benchmark's version, as the consumer's binary reports it, and how
+# the binary has it.
 check_version() {
-  local binary=$1 expected=$2
+  local binary=$1 expected=$2 expected_linkage=$3
   "$binary" --version | grep -q "(Google Benchmark $expected)" ||
     fail "$binary: built against $("$binary" --version), expected $expected"
+  [ "$(linkage "$binary")" = "$expected_linkage" ] ||
+    fail "$binary: has a $(linkage "$binary") Google Benchmark, expected $expected_linkage"
+  echo "Google Benchmark $expected, $expected_linkage: $binary"
 }
 
 built_against=$("$build_dir/benchmarks/bench" --version | sed -n 's/.*(Google Benchmark \([0-9.]*\).*/\1/p')
+built_linkage=$(linkage "$build_dir/benchmarks/bench")
 
 cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
 cmake -S "$source_dir/tests/consumer" -B "$work/installed" -G Ninja \
   -DCMAKE_PREFIX_PATH="$work/prefix;$prefix_path" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$work/installed" >/dev/null
-check_version "$work/installed/my_bench" "$built_against"
+check_version "$work/installed/my_bench" "$built_against" "$built_linkage"
 check "$work/installed/my_bench"
 
 # The builds from source are Debug builds: they check the CMake integration,
@@ -64,7 +79,7 @@ cmake --build "$work/subdirectory" >/dev/null
 # The project's build compiles only what its benchmarks link.
 [ ! -e "$work/subdirectory/benchprof/harness/src/tools/benchprof" ] ||
   fail "add_subdirectory built the benchprof tool, which nothing asked for"
-check_version "$work/subdirectory/my_bench" "$built_against"
+check_version "$work/subdirectory/my_bench" "$built_against" "$built_linkage"
 check "$work/subdirectory/my_bench"
 
 # The project's own Google Benchmark, as released (ci/google-benchmark
@@ -81,6 +96,6 @@ cmake -S "$source_dir/tests/consumer" -B "$work/sibling" -G Ninja \
   -DBENCHMARK_SOURCE_DIR="$sibling_benchmark" -DBENCHPROF_SOURCE_DIR="$source_dir" \
   -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build "$work/sibling" >/dev/null
-check_version "$work/sibling/my_bench" "$sibling_version"
+check_version "$work/sibling/my_bench" "$sibling_version" static
 check "$work/sibling/my_bench"
 echo "3 passed, 0 failed"

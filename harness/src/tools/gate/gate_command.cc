@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -356,6 +357,7 @@ std::string GateHelp() {
 }
 
 int RunGateCommand(const std::vector<std::string>& args, std::string& out, std::string& err) {
+  const auto started = std::chrono::steady_clock::now();
   GateSettings s;
   CommandLine cl;
   if (auto done = tools::ParseSubcommandInto(kProgram, DeclareFlags, args, kIntro, kExitCodes,
@@ -510,6 +512,13 @@ int RunGateCommand(const std::vector<std::string>& args, std::string& out, std::
   if (html_file && code == static_cast<int>(comparison.verdict)) {
     Progress("HTML page: " + tools::OneLine(s.html));
   }
+  // What the gate adds to the benchmarks' own time: starting them, reading,
+  // comparing, explaining, writing.
+  const double total =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double own = total - runner.RunSeconds();
+  Progress(tools::StringPrintf("%.1f s in all: the runs %.1f s, the gate's own work %.2f s (%.1f%%)",
+                               total, runner.RunSeconds(), own, total > 0 ? 100 * own / total : 0));
   return code;
 }
 

@@ -2,6 +2,7 @@
 
 #include <sys/wait.h>
 
+#include <chrono>
 #include <utility>
 
 #include "common/child_process.h"
@@ -74,10 +75,13 @@ StatusOr<std::string> SideRunner::Run(const Side& side, const std::string& tag,
   spec.stderr_path = PathFor(side, tag, ".err");
   spec.own_process_group = true;
   const std::string who = side.name + " (" + tools::OneLine(side.binary) + "), " + tag;
+  const auto started = std::chrono::steady_clock::now();
   StatusOr<pid_t> child = StartChild(spec);
   if (!child.ok()) return Status::Error(side.name + ": " + child.status().message());
   const int64_t grace = side.benchprof ? kGraceNs : 0;
   const ChildExit end = WaitForChild(*child, timeout_ns_ > 0 ? timeout_ns_ + grace : 0);
+  run_seconds_ +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (end.timed_out) {
     return Status::Error(who + (side.benchprof ? ": still running " +
                                                      std::to_string(grace / 1'000'000'000) +

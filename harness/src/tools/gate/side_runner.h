@@ -50,6 +50,10 @@ class SideRunner {
   // Fails only if it cannot be run at all.
   StatusOr<bool> LinksBenchprof(const std::string& name, const std::string& binary) const;
 
+  // The wall time the runs have taken so far, in seconds: what the gate
+  // spent waiting for the binaries, as opposed to its own work.
+  double RunSeconds() const { return run_seconds_; }
+
   // `<work_dir>/<side>-<tag><suffix>`: where a run's other files go.
   std::string PathFor(const Side& side, const std::string& tag, const std::string& suffix) const;
 
@@ -57,6 +61,7 @@ class SideRunner {
   std::string work_dir_;
   std::vector<std::string> bench_args_;
   int64_t timeout_ns_;
+  mutable double run_seconds_ = 0;
 };
 
 // The flags of a benchmark binary that the gate sets itself, and refuses

@@ -21,10 +21,9 @@ class NameTable {
     // "(12)" or "(12) name"; a name may itself start with '(' ("(below
     // main)"), an id is digits only.
     const size_t close = spec.find(')');
-    const bool compressed = !spec.empty() && spec.front() == '(' && close != std::string_view::npos &&
-                            close > 1 &&
-                            spec.substr(1, close - 1).find_first_not_of("0123456789") ==
-                                std::string_view::npos;
+    const bool compressed =
+        !spec.empty() && spec.front() == '(' && close != std::string_view::npos && close > 1 &&
+        spec.substr(1, close - 1).find_first_not_of("0123456789") == std::string_view::npos;
     if (!compressed) {
       *name = std::string(spec);
       return true;
@@ -158,7 +157,8 @@ StatusOr<CallgrindProfile> ParseCallgrindFile(std::string_view text) {
       const std::string_view value = line.substr(equals + 1);
       std::string name;
       if (key == "fn") {
-        if (!functions.Resolve(value, &name)) return error("undefined function id " + std::string(value));
+        if (!functions.Resolve(value, &name))
+          return error("undefined function id " + std::string(value));
         function = name;
         line_file = file;
       } else if (key == "fl") {
@@ -168,7 +168,8 @@ StatusOr<CallgrindProfile> ParseCallgrindFile(std::string_view text) {
         if (!files.Resolve(value, &name)) return error("undefined file id " + std::string(value));
         line_file = name;
       } else if (key == "cfn") {
-        if (!functions.Resolve(value, &name)) return error("undefined function id " + std::string(value));
+        if (!functions.Resolve(value, &name))
+          return error("undefined function id " + std::string(value));
       } else if (key == "cfi" || key == "cfl") {
         if (!files.Resolve(value, &name)) return error("undefined file id " + std::string(value));
       } else if (key == "calls") {
@@ -201,7 +202,8 @@ StatusOr<CallgrindProfile> ParseCallgrindFile(std::string_view text) {
       last_positions.assign(position_columns + 1, 0);
     } else if (key == "events") {
       size_t index = 0;
-      for (std::string_view word = NextWord(value); !word.empty(); word = NextWord(value), ++index) {
+      for (std::string_view word = NextWord(value); !word.empty();
+           word = NextWord(value), ++index) {
         if (word == "Ir") ir_index = index;
       }
       if (!ir_index) return error("the events do not include Ir (instructions)");

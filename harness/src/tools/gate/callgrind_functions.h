@@ -25,10 +25,10 @@ namespace benchprof::gate {
 
 // One function's own instructions.
 struct CallgrindFunction {
-  std::string name;           // as callgrind names it (demangled, with parameters)
-  std::string file;           // the file of its costliest line
-  int64_t hottest_line = 0;   // its costliest line (0: unknown)
-  uint64_t self = 0;          // instructions executed in it, not in its callees
+  std::string name;          // as callgrind names it (demangled, with parameters)
+  std::string file;          // the file of its costliest line
+  int64_t hottest_line = 0;  // its costliest line (0: unknown)
+  uint64_t self = 0;         // instructions executed in it, not in its callees
   uint64_t hottest_line_self = 0;
 };
 

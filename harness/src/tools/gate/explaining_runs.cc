@@ -94,8 +94,8 @@ std::vector<Explanation> ExplainingRuns::Allocations(const std::string& benchmar
   std::vector<Explanation> explanations;
   for (const std::string& metric : metrics) {
     if (!pair.ok()) {
-      explanations.push_back(Unexplained(benchmark, metric, "profiling failed: " +
-                                                                pair.status().message()));
+      explanations.push_back(
+          Unexplained(benchmark, metric, "profiling failed: " + pair.status().message()));
       continue;
     }
     explanations.push_back(ExplainAllocations(
@@ -121,8 +121,10 @@ Explanation ExplainingRuns::Time(const std::string& benchmark, double slowdown) 
     const std::vector<std::string> head_flags = {
         "--cpuprofilerate=" + std::to_string(kCpuProfileHz),
         "--benchmark_min_time=" + Seconds(seconds * std::max(slowdown, 1.0))};
-    StatusOr<ProfiledPair> pair = ProfileBoth(benchmark, "cpu", "cpuprofile", base_flags, head_flags);
-    if (!pair.ok()) return Unexplained(benchmark, "time", "profiling failed: " + pair.status().message());
+    StatusOr<ProfiledPair> pair =
+        ProfileBoth(benchmark, "cpu", "cpuprofile", base_flags, head_flags);
+    if (!pair.ok())
+      return Unexplained(benchmark, "time", "profiling failed: " + pair.status().message());
     explanation = ExplainTime(pair->profiles.base, pair->profiles.head, benchmark,
                               pair->base_iterations, pair->head_iterations);
     const bool same_work = last && last->base_iterations == pair->base_iterations;
@@ -130,7 +132,8 @@ Explanation ExplainingRuns::Time(const std::string& benchmark, double slowdown) 
     if (explanation.unexplained.empty() || same_work) break;  // explained, or cannot grow
     const double head_seconds = seconds * std::max(slowdown, 1.0);
     if (head_seconds >= limit * 0.99) break;
-    // Noise shrinks with the square root of the samples: aim for z of 4.
+    // The change over its noise grows with the square root of the samples:
+    // four times as long doubles it.
     seconds = std::min(limit / std::max(slowdown, 1.0), seconds * 4);
   }
   cpu_profiles_.push_back(std::move(last->profiles));
@@ -140,9 +143,11 @@ Explanation ExplainingRuns::Time(const std::string& benchmark, double slowdown) 
 Explanation ExplainingRuns::Instructions(const std::string& benchmark,
                                          const std::string& base_callgrind_dir,
                                          const std::string& head_callgrind_dir) {
-  StatusOr<CallgrindProfile> base = ReadCallgrindFile(CallgrindFileOf(base_callgrind_dir, benchmark));
+  StatusOr<CallgrindProfile> base =
+      ReadCallgrindFile(CallgrindFileOf(base_callgrind_dir, benchmark));
   if (!base.ok()) return Unexplained(benchmark, "instructions/op", base.status().message());
-  StatusOr<CallgrindProfile> head = ReadCallgrindFile(CallgrindFileOf(head_callgrind_dir, benchmark));
+  StatusOr<CallgrindProfile> head =
+      ReadCallgrindFile(CallgrindFileOf(head_callgrind_dir, benchmark));
   if (!head.ok()) return Unexplained(benchmark, "instructions/op", head.status().message());
   return ExplainInstructions(*base, *head, benchmark);
 }

@@ -127,8 +127,7 @@ std::vector<Cause> RankCauses(const std::map<Site, std::pair<double, double>>& p
 
 // Both sides' amounts per iteration, site by site.
 std::map<Site, std::pair<double, double>> Pair(const SiteAmounts& base, uint64_t base_iterations,
-                                               const SiteAmounts& head,
-                                               uint64_t head_iterations) {
+                                               const SiteAmounts& head, uint64_t head_iterations) {
   std::map<Site, std::pair<double, double>> paired;
   for (const auto& [site, amount] : base.amounts) {
     paired[site].first = PerIteration(amount, base_iterations);
@@ -187,9 +186,9 @@ bool IsAllocationMachinery(const std::string& function, const std::string& mappi
                              "operator delete", "__libc_", "__GI_"}) {
     if (function.starts_with(prefix)) return true;
   }
-  for (const char* name : {"malloc", "calloc", "realloc", "reallocarray", "free", "aligned_alloc",
-                           "posix_memalign", "memalign", "valloc", "pvalloc", "strdup",
-                           "strndup"}) {
+  for (const char* name :
+       {"malloc", "calloc", "realloc", "reallocarray", "free", "aligned_alloc", "posix_memalign",
+        "memalign", "valloc", "pvalloc", "strdup", "strndup"}) {
     if (function == name) return true;
   }
   const size_t slash = mapping_file.rfind('/');
@@ -253,8 +252,8 @@ Explanation ExplainInstructions(const CallgrindProfile& base, const CallgrindPro
   }
   for (const CallgrindFunction& f : base.functions) {
     const auto in_head = head_sites.find(f.name);
-    const Site site = in_head != head_sites.end() ? in_head->second
-                                                  : Site{f.name, f.file, f.hottest_line};
+    const Site site =
+        in_head != head_sites.end() ? in_head->second : Site{f.name, f.file, f.hottest_line};
     paired[site].first = PerIteration(static_cast<double>(f.self), base.iterations);
   }
   for (const CallgrindFunction& f : head.functions) {
@@ -275,11 +274,11 @@ Explanation ExplainTime(const ProfileData& base, const ProfileData& head,
       Reduce(base, benchmark, ValueIndex(base, "cpu"), ValueIndex(base, "samples"), LeafFunction);
   const SiteAmounts head_sites =
       Reduce(head, benchmark, ValueIndex(head, "cpu"), ValueIndex(head, "samples"), LeafFunction);
-  e.source = "CPU profiles, each function's own time: " +
-             tools::FormatNumber(base_sites.total_count) + " base samples over " +
-             std::to_string(base_iterations) + " iterations, " +
-             tools::FormatNumber(head_sites.total_count) + " head samples over " +
-             std::to_string(head_iterations);
+  e.source =
+      "CPU profiles, each function's own time: " + tools::FormatNumber(base_sites.total_count) +
+      " base samples over " + std::to_string(base_iterations) + " iterations, " +
+      tools::FormatNumber(head_sites.total_count) + " head samples over " +
+      std::to_string(head_iterations);
   e.base_total = PerIteration(base_sites.total, base_iterations);
   e.head_total = PerIteration(head_sites.total, head_iterations);
   if (base_iterations == 0 || head_iterations == 0) {
@@ -298,9 +297,10 @@ Explanation ExplainTime(const ProfileData& base, const ProfileData& head,
   const double growth = e.head_total - e.base_total;
   const double z_total = z_of(base_sites.total_count, head_sites.total_count);
   if (growth <= 0 || z_total < kZ) {
-    e.unexplained = "not enough samples to explain: the CPU profiles show " +
-                    SignedAmount(e, growth) + " per iteration, within sampling noise (z = " +
-                    tools::StringPrintf("%.1f", z_total) + ", 3 needed)";
+    e.unexplained =
+        "not enough samples to explain: the CPU profiles show " + SignedAmount(e, growth) +
+        " per iteration, within sampling noise (z = " + tools::StringPrintf("%.1f", z_total) +
+        ", 3 needed)";
     return e;
   }
   // Attributed by function, its lines merged; the line shown is the head's
@@ -344,10 +344,11 @@ std::string RenderExplanationText(const Explanation& e) {
   std::string text = tools::OneLine(e.benchmark) + ": " + Heading(e, " -> ") + "\n";
   if (!e.unexplained.empty()) return text + "  " + e.unexplained;
   for (const Cause& cause : e.causes) {
-    text += tools::StringPrintf("  %10s  %5.1f%%  ", SignedAmount(e, cause.head - cause.base).c_str(),
-                                100 * cause.share) +
-            Where(cause) + "  (" + FormatAmount(e, cause.base) + " -> " +
-            FormatAmount(e, cause.head) + ")\n";
+    text +=
+        tools::StringPrintf("  %10s  %5.1f%%  ", SignedAmount(e, cause.head - cause.base).c_str(),
+                            100 * cause.share) +
+        Where(cause) + "  (" + FormatAmount(e, cause.base) + " -> " + FormatAmount(e, cause.head) +
+        ")\n";
   }
   const double rest = Rest(e);
   if (std::fabs(rest) >= kMinShare * (e.head_total - e.base_total)) {
@@ -364,7 +365,8 @@ std::string RenderExplanationMarkdown(const Explanation& e) {
   std::string md = MarkdownCodeSpan(tools::OneLine(e.benchmark), false) + ": " +
                    compare::MarkdownEscape(Heading(e, " → ")) + "\n\n";
   // It may quote a path or a binary's words: code, as any input text.
-  if (!e.unexplained.empty()) return md + MarkdownCodeSpan(tools::OneLine(e.unexplained), false) + "\n";
+  if (!e.unexplained.empty())
+    return md + MarkdownCodeSpan(tools::OneLine(e.unexplained), false) + "\n";
   md += "| change | share | where | base → head |\n| ---: | ---: | --- | --- |\n";
   for (const Cause& cause : e.causes) {
     md += "| " + SignedAmount(e, cause.head - cause.base) + " | " +

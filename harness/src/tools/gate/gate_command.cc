@@ -158,8 +158,9 @@ void DeclareFlags(FlagSet& flags, GateSettings* s) {
             } else if (kind == "instructions") {
               kinds.instructions = true;
             } else {
-              return std::string("expected none, or a comma-separated list of heap, cpu and "
-                                 "instructions");
+              return std::string(
+                  "expected none, or a comma-separated list of heap, cpu and "
+                  "instructions");
             }
             value = comma == std::string_view::npos ? "" : value.substr(comma + 1);
           }
@@ -305,6 +306,95 @@ bool Has(const std::vector<std::string>& metrics, std::string_view metric) {
   return std::find(metrics.begin(), metrics.end(), metric) != metrics.end();
 }
 
+// The result files of both sides, and under --instructions the callgrind
+// directories.
+struct Measured {
+  std::vector<std::string> base_files, head_files;
+  std::string base_callgrind, head_callgrind;
+};
+
+// Runs both sides: interleaved rounds, or once each under callgrind.
+StatusOr<Measured> Measure(const GateSettings& s, const SideRunner& runner, const Side& base,
+                           const Side& head, const std::string& work) {
+  Measured m;
+  if (s.instructions) {
+    m.base_callgrind = work + "/base-callgrind";
+    m.head_callgrind = work + "/head-callgrind";
+    for (const auto& [side, dir, files] : {std::tuple{&base, &m.base_callgrind, &m.base_files},
+                                           std::tuple{&head, &m.head_callgrind, &m.head_files}}) {
+      Progress("running " + side->name + " under callgrind (--instructions)");
+      StatusOr<std::string> results = runner.Run(
+          *side, "instructions", {"--instructions", "--benchmem", "--callgrind_out=" + *dir});
+      if (!results.ok()) return results.status();
+      files->push_back(*results);
+    }
+    return m;
+  }
+  if (s.rounds < compare::kMinSamplesPerSide) {
+    Progress("warning: --rounds=" + std::to_string(s.rounds) + " gives fewer than " +
+             std::to_string(compare::kMinSamplesPerSide) +
+             " samples per side: time will be inconclusive");
+  }
+  for (int round = 1; round <= s.rounds; ++round) {
+    const bool base_first = round % 2 == 1;
+    Progress("round " + std::to_string(round) + " of " + std::to_string(s.rounds) + ": " +
+             (base_first ? "base, head" : "head, base"));
+    for (const Side* side : base_first ? std::array{&base, &head} : std::array{&head, &base}) {
+      StatusOr<std::string> results = runner.Run(*side, "round-" + std::to_string(round), {});
+      if (!results.ok()) return results.status();
+      (side == &base ? m.base_files : m.head_files).push_back(*results);
+    }
+  }
+  return m;
+}
+
+// The comparison of the runs, the runs' files named by their file names
+// alone: they are the gate's own, in a directory that is gone when the
+// report is read.
+StatusOr<Comparison> Judge(const Measured& m, const compare::CompareOptions& options,
+                           const std::string& work) {
+  StatusOr<results::ResultSet> base = results::ReadResultFiles(m.base_files);
+  if (!base.ok()) return base.status();
+  StatusOr<results::ResultSet> head = results::ReadResultFiles(m.head_files);
+  if (!head.ok()) return head.status();
+  Comparison comparison = compare::Compare(*base, *head, options);
+  const std::string work_prefix = work + "/";
+  for (auto* names : {&comparison.base_files, &comparison.head_files, &comparison.warnings}) {
+    for (std::string& name : *names) {
+      for (size_t at; (at = name.find(work_prefix)) != std::string::npos;) {
+        name.erase(at, work_prefix.size());
+      }
+    }
+  }
+  return comparison;
+}
+
+// Each regression explained by the metric that regressed, as --explain
+// allows.
+std::vector<Explanation> Explain(const Comparison& comparison, const GateSettings& s,
+                                 const Measured& m, ExplainingRuns& explaining) {
+  std::vector<Explanation> explanations;
+  for (const Regressed& r : RegressedBenchmarks(comparison)) {
+    std::vector<std::string> allocation_metrics;
+    for (const char* metric : {"allocs/op", "B/op"}) {
+      if (Has(r.metrics, metric)) allocation_metrics.emplace_back(metric);
+    }
+    if (!allocation_metrics.empty() && s.explain.heap) {
+      for (Explanation& e : explaining.Allocations(r.benchmark, allocation_metrics)) {
+        explanations.push_back(std::move(e));
+      }
+    }
+    if (Has(r.metrics, results::kInstructionsMetric) && s.explain.instructions && s.instructions) {
+      explanations.push_back(
+          explaining.Instructions(r.benchmark, m.base_callgrind, m.head_callgrind));
+    }
+    if (Has(r.metrics, "time") && s.explain.cpu) {
+      explanations.push_back(explaining.Time(r.benchmark, r.slowdown));
+    }
+  }
+  return explanations;
+}
+
 // Source paths as the reader knows them: without the --trim-path prefixes.
 void TrimPaths(std::vector<Explanation>& explanations, const std::vector<std::string>& prefixes) {
   for (Explanation& e : explanations) {
@@ -352,16 +442,14 @@ int Commit(AtomicFile& file, const std::string& flag, const std::string& text,
 
 }  // namespace
 
-std::string GateHelp() {
-  return tools::SubcommandHelp(kProgram, DeclareFlags, kIntro, kExitCodes);
-}
+std::string GateHelp() { return tools::SubcommandHelp(kProgram, DeclareFlags, kIntro, kExitCodes); }
 
 int RunGateCommand(const std::vector<std::string>& args, std::string& out, std::string& err) {
   const auto started = std::chrono::steady_clock::now();
   GateSettings s;
   CommandLine cl;
-  if (auto done = tools::ParseSubcommandInto(kProgram, DeclareFlags, args, kIntro, kExitCodes,
-                                              &s, &cl, out, err)) {
+  if (auto done = tools::ParseSubcommandInto(kProgram, DeclareFlags, args, kIntro, kExitCodes, &s,
+                                             &cl, out, err)) {
     return *done;
   }
   if (!cl.operands.empty()) {
@@ -391,8 +479,8 @@ int RunGateCommand(const std::vector<std::string>& args, std::string& out, std::
     }
   }
   std::optional<AtomicFile> report_file, html_file;
-  for (auto [path, flag, slot] : {std::tuple{&s.out, "-o", &report_file},
-                                  std::tuple{&s.html, "--html", &html_file}}) {
+  for (auto [path, flag, slot] :
+       {std::tuple{&s.out, "-o", &report_file}, std::tuple{&s.html, "--html", &html_file}}) {
     if (path->empty()) continue;
     StatusOr<AtomicFile> file = AtomicFile::Create(*path);
     if (!file.ok()) return Fail(err, std::string(flag) + ": " + file.status().message());
@@ -413,83 +501,27 @@ int RunGateCommand(const std::vector<std::string>& args, std::string& out, std::
     }
   }
   if (!base.benchprof || !head.benchprof) {
-    Progress("note: a binary not linked with benchprof::main has no profiles: regressions are "
-             "judged, not explained");
+    Progress(
+        "note: a binary not linked with benchprof::main has no profiles: regressions are "
+        "judged, not explained");
   }
-  std::vector<std::string> base_files, head_files;
-  std::string base_callgrind, head_callgrind;
-  if (s.instructions) {
-    base_callgrind = work->path() + "/base-callgrind";
-    head_callgrind = work->path() + "/head-callgrind";
-    for (const auto& [side, dir, files] : {std::tuple{&base, &base_callgrind, &base_files},
-                                           std::tuple{&head, &head_callgrind, &head_files}}) {
-      Progress("running " + side->name + " under callgrind (--instructions)");
-      StatusOr<std::string> results = runner.Run(
-          *side, "instructions", {"--instructions", "--benchmem", "--callgrind_out=" + *dir});
-      if (!results.ok()) return Fail(err, results.status().message());
-      files->push_back(*results);
-    }
-  } else {
-    if (s.rounds < compare::kMinSamplesPerSide) {
-      Progress("warning: --rounds=" + std::to_string(s.rounds) + " gives fewer than " +
-               std::to_string(compare::kMinSamplesPerSide) +
-               " samples per side: time will be inconclusive");
-    }
-    for (int round = 1; round <= s.rounds; ++round) {
-      const bool base_first = round % 2 == 1;
-      Progress("round " + std::to_string(round) + " of " + std::to_string(s.rounds) + ": " +
-               (base_first ? "base, head" : "head, base"));
-      for (const Side* side : base_first ? std::array{&base, &head} : std::array{&head, &base}) {
-        StatusOr<std::string> results = runner.Run(*side, "round-" + std::to_string(round), {});
-        if (!results.ok()) return Fail(err, results.status().message());
-        (side == &base ? base_files : head_files).push_back(*results);
-      }
-    }
-  }
-
-  StatusOr<results::ResultSet> base_results = results::ReadResultFiles(base_files);
-  if (!base_results.ok()) return Fail(err, base_results.status().message());
-  StatusOr<results::ResultSet> head_results = results::ReadResultFiles(head_files);
-  if (!head_results.ok()) return Fail(err, head_results.status().message());
-  Comparison comparison = compare::Compare(*base_results, *head_results, s.options);
-  // The runs' files are the gate's own, in a directory that is gone when
-  // the report is read: they are named by their file names alone.
-  const std::string work_prefix = work->path() + "/";
-  for (auto* names : {&comparison.base_files, &comparison.head_files, &comparison.warnings}) {
-    for (std::string& name : *names) {
-      for (size_t at; (at = name.find(work_prefix)) != std::string::npos;) {
-        name.erase(at, work_prefix.size());
-      }
-    }
-  }
-
+  StatusOr<Measured> measured = Measure(s, runner, base, head, work->path());
+  if (!measured.ok()) return Fail(err, measured.status().message());
+  StatusOr<Comparison> judged = Judge(*measured, s.options, work->path());
+  if (!judged.ok()) return Fail(err, judged.status().message());
+  const Comparison& comparison = *judged;
   ExplainingRuns explaining(runner, base, head, s.max_profile_ns,
                             [](const std::string& line) { Progress(line); });
   std::vector<Explanation> explanations;
-  const bool can_explain = base.benchprof && head.benchprof;
-  for (const Regressed& r : can_explain ? RegressedBenchmarks(comparison) : std::vector<Regressed>{}) {
-    std::vector<std::string> allocation_metrics;
-    for (const char* metric : {"allocs/op", "B/op"}) {
-      if (Has(r.metrics, metric)) allocation_metrics.emplace_back(metric);
-    }
-    if (!allocation_metrics.empty() && s.explain.heap) {
-      for (Explanation& e : explaining.Allocations(r.benchmark, allocation_metrics)) {
-        explanations.push_back(std::move(e));
-      }
-    }
-    if (Has(r.metrics, results::kInstructionsMetric) && s.explain.instructions && s.instructions) {
-      explanations.push_back(explaining.Instructions(r.benchmark, base_callgrind, head_callgrind));
-    }
-    if (Has(r.metrics, "time") && s.explain.cpu) {
-      explanations.push_back(explaining.Time(r.benchmark, r.slowdown));
-    }
+  if (base.benchprof && head.benchprof) {
+    explanations = Explain(comparison, s, *measured, explaining);
   }
   TrimPaths(explanations, s.trim_paths);
 
   const bool markdown = s.format == "markdown";
   const std::string report =
-      compare::RenderComparison(comparison, markdown ? compare::OutputFormat::kMarkdown
-                                                     : compare::OutputFormat::kText) +
+      compare::RenderComparison(
+          comparison, markdown ? compare::OutputFormat::kMarkdown : compare::OutputFormat::kText) +
       RenderExplanations(explanations, markdown);
   int code = static_cast<int>(comparison.verdict);
   if (html_file) {
@@ -517,8 +549,9 @@ int RunGateCommand(const std::vector<std::string>& args, std::string& out, std::
   const double total =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const double own = total - runner.RunSeconds();
-  Progress(tools::StringPrintf("%.1f s in all: the runs %.1f s, the gate's own work %.2f s (%.1f%%)",
-                               total, runner.RunSeconds(), own, total > 0 ? 100 * own / total : 0));
+  Progress(
+      tools::StringPrintf("%.1f s in all: the runs %.1f s, the gate's own work %.2f s (%.1f%%)",
+                          total, runner.RunSeconds(), own, total > 0 ? 100 * own / total : 0));
   return code;
 }
 

@@ -80,13 +80,12 @@ StatusOr<std::string> SideRunner::Run(const Side& side, const std::string& tag,
   if (!child.ok()) return Status::Error(side.name + ": " + child.status().message());
   const int64_t grace = side.benchprof ? kGraceNs : 0;
   const ChildExit end = WaitForChild(*child, timeout_ns_ > 0 ? timeout_ns_ + grace : 0);
-  run_seconds_ +=
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  run_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (end.timed_out) {
-    return Status::Error(who + (side.benchprof ? ": still running " +
-                                                     std::to_string(grace / 1'000'000'000) +
-                                                     " s after its --timeout; killed"
-                                               : ": ran past --timeout; killed"));
+    return Status::Error(who + (side.benchprof
+                                    ? ": still running " + std::to_string(grace / 1'000'000'000) +
+                                          " s after its --timeout; killed"
+                                    : ": ran past --timeout; killed"));
   }
   if (WIFEXITED(end.status) && WEXITSTATUS(end.status) == 0) return results;
   std::string problem = who + ": " + DescribeWaitStatus(end.status);
@@ -117,8 +116,8 @@ std::string ReservedBenchFlag(const std::vector<std::string>& bench_args) {
     std::string_view name = arg;
     while (name.starts_with('-')) name.remove_prefix(1);
     name = name.substr(0, name.find('='));
-    for (const char* reserved : {"benchmark_out", "benchmark_out_format", "instructions",
-                                 "callgrind_out", "timeout"}) {
+    for (const char* reserved :
+         {"benchmark_out", "benchmark_out_format", "instructions", "callgrind_out", "timeout"}) {
       if (arg.starts_with('-') && name == reserved) return arg;
     }
   }

@@ -9,9 +9,11 @@
 # benchmark runs must stop that child too, and leave nothing behind.
 #
 # With --cpuprofile BUILD_DIR, the toy links benchprof::main from an install
-# of BUILD_DIR instead (so its bench has --cpuprofile), and the gate must
-# explain BM_Slowed's time by CPU profiles whose first cause is the
-# function that got slower.
+# of BUILD_DIR instead (so its bench has --cpuprofile and --benchmem), the
+# head commit also adds one 120-byte allocation per iteration in MakeLabel
+# (BM_Allocating, as below), and the gate must explain BM_Slowed's time by
+# CPU profiles whose first cause is the function that got slower, and
+# BM_Allocating's allocs/op by MakeLabel at the line that allocates.
 #
 # With --instructions BUILD_DIR, the toy links benchprof::main likewise, the
 # head commit also adds one 120-byte allocation per iteration in MakeLabel
@@ -123,7 +125,7 @@ git_toy init -q
 git_toy add .
 git_toy commit -qm base
 sed -i 's/kSlowedRounds = 1000/kSlowedRounds = 1300/' "$toy/bench.cc"
-if [ "$mode" = --instructions ]; then
+if [ -n "$mode" ]; then
   sed -i 's|^  benchmark::DoNotOptimize(x);  // LABEL_BODY$|  char* label = new char[120];\n  label[0] = static_cast<char>(x);\n  benchmark::DoNotOptimize(label);\n  delete[] label;|' "$toy/bench.cc"
 fi
 git_toy commit -qam "make BM_Slowed 30% slower"
@@ -154,7 +156,7 @@ if [ "$mode" = --instructions ]; then
     "--build-cmd=cmake --preset release -DTOY_USE_BENCHPROF=ON '-DCMAKE_PREFIX_PATH=$work/prefix;$benchmark_prefix' >/dev/null && cmake --build --preset release")
 elif [ "$mode" = --cpuprofile ]; then
   # Enough samples at 100 Hz for the diff to show the slower function.
-  bench_flags=(--benchmark_min_time=0.2)
+  bench_flags=(--benchmark_min_time=0.2 --benchmem)
   cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
   # The Google Benchmark that build used (a prefix, or the system's).
   benchmark_prefix=$(sed -n 's/^CMAKE_PREFIX_PATH:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
@@ -216,6 +218,12 @@ if [ "$mode" = --cpuprofile ]; then
     pass "BM_Slowed's time is explained, first by MixRounds"
   else
     fail "BM_Slowed's time is not explained first by MixRounds"
+  fi
+  allocating_line=$(grep -n 'new char\[120\]' "$toy/bench.cc" | cut -d: -f1)
+  if first_cause 'BM_Allocating: allocs/op' | grep -Eq "^ +\+1 +100\.0%  MakeLabel  bench\.cc:$allocating_line  "; then
+    pass "BM_Allocating's allocation is explained by MakeLabel at the line that allocates"
+  else
+    fail "BM_Allocating's allocation is not explained by MakeLabel at bench.cc:$allocating_line"
   fi
 fi
 # The comparison page beside the text, with the profile diff, its path last.

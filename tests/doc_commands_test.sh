@@ -6,8 +6,10 @@
 #   2. every exit code a program's --help lists is in a table of the pages
 #      with the same meaning, word for word, and every row of an exit-code
 #      table in the pages is one a program lists;
-#   3. every flag `bench --help` lists under "benchprof flags" is in the
-#      README's flag table.
+#   3. every flag `bench --help` lists under "benchprof flags" has a row in
+#      the flag table of docs/bench.md, and every row there is one it lists;
+#   4. every relative link and image of the pages leads to a file that
+#      exists, and a link's #anchor to a heading of the page it names.
 #
 # usage: doc_commands_test.sh SOURCE_DIR BENCH BENCHPROF RAYTRACE RSS_SEARCH [GO]
 # Benchmarks run with a short --benchmark_min_time (added last, so it wins):
@@ -167,17 +169,98 @@ for page in "${pages[@]}"; do
   done <"$page"
 done
 
-# ---- 3. bench's flags in the README ----
-readme=$(cat "$source_dir/README.md")
+# ---- 3. bench's flags in docs/bench.md ----
+# The rows of the table under "| flag | meaning |", by their flag's name.
+flag_page=$source_dir/docs/bench.md
+table_rows=$(awk '
+  $0 == "| flag | meaning |" { in_table = 1; next }
+  in_table && /^\| ---/ { next }
+  in_table && !/^\|/ { in_table = 0 }
+  in_table { print }
+' "$flag_page")
+[ -n "$table_rows" ] || fail "docs/bench.md: no flag table ('| flag | meaning |')"
+table_flags=""
+while IFS= read -r row; do
+  [ -n "$row" ] || continue
+  if [[ $row =~ ^\|\ \`(--[a-z_]+)[=\`] ]]; then
+    table_flags+="${BASH_REMATCH[1]}"$'\n'
+  else
+    fail "docs/bench.md: flag table row names no --flag: $row"
+  fi
+done <<<"$table_rows"
+help_flags=$("$bench" --help | sed -n '/^benchprof flags/,/^Exit codes/p' | grep -oE '^  --[a-z_]+' | sed 's/^ *//')
 flags=0
 while IFS= read -r flag; do
   flags=$((flags + 1))
-  grep -qF "| \`$flag" <<<"$readme" || fail "bench --help lists $flag; the README's flag table does not"
-done < <("$bench" --help | sed -n '/^benchprof flags/,/^Exit codes/p' | grep -oE '^  --[a-z_]+' | sed 's/^ *//')
+  grep -qxF -- "$flag" <<<"$table_flags" || fail "bench --help lists $flag; the flag table of docs/bench.md does not"
+done <<<"$help_flags"
 [ "$flags" -ge 8 ] || fail "found only $flags flags in bench --help"
+while IFS= read -r flag; do
+  [ -n "$flag" ] || continue
+  grep -qxF -- "$flag" <<<"$help_flags" ||
+    fail "docs/bench.md's flag table has $flag; bench --help does not list it under \"benchprof flags\""
+done <<<"$table_flags"
 
+# ---- 4. links ----
+# GitHub's anchor of a heading: lower case, punctuation other than "-" and
+# "_" dropped, spaces as "-"; a repeated one gets -1, -2, ...
+anchors_of() {
+  awk '
+    /^```/ { in_fence = !in_fence; next }
+    in_fence || !/^#+ / { next }
+    {
+      text = $0
+      sub(/^#+ /, "", text)
+      text = tolower(text)
+      gsub(/[^a-z0-9 _-]/, "", text)
+      gsub(/ /, "-", text)
+      anchor = text
+      if (text in seen) anchor = text "-" seen[text]
+      seen[text]++
+      print anchor
+    }
+  ' "$1"
+}
+links=0
+for page in "${pages[@]}"; do
+  page_dir=$(dirname "$page")
+  # Links outside fenced blocks and code spans: ](target) and ![..](target).
+  while IFS=: read -r line_number target; do
+    case "$target" in
+      http://* | https://* | mailto:*) continue ;;
+    esac
+    links=$((links + 1))
+    file=${target%%#*}
+    anchor=
+    [[ $target == *"#"* ]] && anchor=${target#*#}
+    if [ -z "$file" ]; then
+      file=$page
+    else
+      file=$page_dir/$file
+    fi
+    if [ ! -e "$file" ]; then
+      fail "${page#"$source_dir"/}:$line_number: link to $target: no such file"
+      continue
+    fi
+    if [ -n "$anchor" ] && ! anchors_of "$file" | grep -qxF -- "$anchor"; then
+      fail "${page#"$source_dir"/}:$line_number: link to $target: no heading with that anchor"
+    fi
+  done < <(awk '
+    /^```/ { in_fence = !in_fence; next }
+    in_fence { next }
+    {
+      line = $0
+      gsub(/`[^`]*`/, "", line)
+      while (match(line, /\]\([^) ]+\)/)) {
+        print NR ":" substr(line, RSTART + 2, RLENGTH - 3)
+        line = substr(line, RSTART + RLENGTH)
+      }
+    }
+  ' "$page")
+done
+[ "$links" -ge 20 ] || fail "found only $links relative links in the pages"
 if [ "$failures" -gt 0 ]; then
   echo "$failures failures"
   exit 1
 fi
-echo "all $commands documented commands, exit codes and flags check out"
+echo "all $commands documented commands, exit codes, flags and $links links check out"

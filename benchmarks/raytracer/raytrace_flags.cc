@@ -31,7 +31,7 @@ void DeclareNamed(FlagSet& flags, std::string_view name, std::string_view names,
 }
 
 // Declares raytrace's flags in `flags`, bound to `*settings`; the help lines
-// are those README.md documents.
+// are those docs/workloads.md documents.
 void DeclareFlags(FlagSet& flags, RaytraceFlags* settings) {
   const std::string scene_help = std::string(kSceneNames) + " (default reference)";
   DeclareNamed(

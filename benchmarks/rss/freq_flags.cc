@@ -42,7 +42,7 @@ std::function<std::string(std::string_view)> NonEmpty(std::string* target,
 }
 
 // Declares rss-search's flags in `flags`, bound to `*settings` and, for
-// --distinct, `*distinct`; the help lines are those README.md documents.
+// --distinct, `*distinct`; the help lines are those docs/workloads.md documents.
 void DeclareFlags(FlagSet& flags, FreqFlags* settings, bool* distinct) {
   flags.Custom(
       "variant", "NAME",

@@ -11,7 +11,7 @@
 
 namespace benchprof::cli {
 
-// bench's exit codes, as --help and the README list them.
+// bench's exit codes, as --help and docs/bench.md list them.
 std::span<const ExitCodeInfo> BenchExitCodes();
 
 // Prints the help to stdout, with `flags` as benchprof's flags.

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "common/status.h"
 
@@ -19,8 +20,10 @@ namespace benchprof {
 
 // The bytes of the regular file `path`. Fails with one line naming `path`
 // when it cannot be opened or read, is not a regular file, or holds more
-// than `max_bytes` bytes ("larger than N MiB").
-StatusOr<std::string> ReadWholeFile(const std::string& path, size_t max_bytes);
+// than `max_bytes` bytes ("<path>: <too_large>"; by default "larger than N
+// MiB"): a file larger than that is refused before anything is read.
+StatusOr<std::string> ReadWholeFile(const std::string& path, size_t max_bytes,
+                                    std::string_view too_large = {});
 
 }  // namespace benchprof
 

@@ -135,6 +135,18 @@ gate_args=(--repo="$toy" --benchprof="$benchprof" --bench=build/release/bench --
 first_cause() {
   sed -n "\\#^$1#{n;p;q}" "$work/ab.out"
 }
+# The planted allocation's explanation names MakeLabel at the line that
+# allocates.
+expect_allocation_explained() {
+  local line
+  line=$(grep -n 'new char\[120\]' "$toy/bench.cc" | cut -d: -f1)
+  if first_cause 'BM_Allocating: allocs/op' |
+     grep -Eq "^ +\+1 +100\.0%  MakeLabel  bench\.cc:$line  "; then
+    pass "BM_Allocating's allocation is explained by MakeLabel at the line that allocates"
+  else
+    fail "BM_Allocating's allocation is not explained by MakeLabel at bench.cc:$line"
+  fi
+}
 # The page: by default perf-gate.html where the gate runs; in the profiling
 # modes at the path --html gives.
 mkdir -p "$work/run"
@@ -188,12 +200,7 @@ if [ "$mode" = --instructions ]; then
   else
     fail "BM_Slowed's instructions are not explained first by MixRounds"
   fi
-  allocating_line=$(grep -n 'new char\[120\]' "$toy/bench.cc" | cut -d: -f1)
-  if first_cause 'BM_Allocating: allocs/op' | grep -Eq "^ +\+1 +100\.0%  MakeLabel(\(unsigned long\))?  bench\.cc:$allocating_line  "; then
-    pass "BM_Allocating's allocation is explained by MakeLabel at the line that allocates"
-  else
-    fail "BM_Allocating's allocation is not explained by MakeLabel at bench.cc:$allocating_line"
-  fi
+  expect_allocation_explained
 elif grep -Eq '^BM_Slowed .*REGRESSION$' "$work/ab.out" &&
    grep -q '^  BM_Slowed cpu_time: statistical rule: ' "$work/ab.out"; then
   pass "the table names BM_Slowed as the regression"
@@ -219,12 +226,7 @@ if [ "$mode" = --cpuprofile ]; then
   else
     fail "BM_Slowed's time is not explained first by MixRounds"
   fi
-  allocating_line=$(grep -n 'new char\[120\]' "$toy/bench.cc" | cut -d: -f1)
-  if first_cause 'BM_Allocating: allocs/op' | grep -Eq "^ +\+1 +100\.0%  MakeLabel  bench\.cc:$allocating_line  "; then
-    pass "BM_Allocating's allocation is explained by MakeLabel at the line that allocates"
-  else
-    fail "BM_Allocating's allocation is not explained by MakeLabel at bench.cc:$allocating_line"
-  fi
+  expect_allocation_explained
 fi
 # The comparison page beside the text, with the profile diff, its path last.
 if [ -s "$page" ] && [ "$(head -c 15 "$page")" = '<!DOCTYPE html>' ] &&

@@ -21,6 +21,11 @@ fail() {
   exit 1
 }
 
+# Runs a build step quietly; when it fails, its last lines say why.
+quietly() {
+  "$@" >"$work/step.log" 2>&1 || fail "$* failed: $(tail -30 "$work/step.log")"
+}
+
 check() {
   local binary=$1
   local output
@@ -62,20 +67,20 @@ check_version() {
 built_against=$("$build_dir/benchmarks/bench" --version | sed -n 's/.*(Google Benchmark \([0-9.]*\).*/\1/p')
 built_linkage=$(linkage "$build_dir/benchmarks/bench")
 
-cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
-cmake -S "$source_dir/tests/consumer" -B "$work/installed" -G Ninja \
-  -DCMAKE_PREFIX_PATH="$work/prefix;$prefix_path" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$work/installed" >/dev/null
+quietly cmake --install "$build_dir" --prefix "$work/prefix"
+quietly cmake -S "$source_dir/tests/consumer" -B "$work/installed" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$work/prefix;$prefix_path" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+quietly cmake --build "$work/installed"
 check_version "$work/installed/my_bench" "$built_against" "$built_linkage"
 check "$work/installed/my_bench"
 
 # The builds from source are Debug builds: they check the CMake integration,
 # which does not depend on the build type, and compile twice as fast. The
 # installed package above is the optimised build.
-cmake -S "$source_dir/tests/consumer" -B "$work/subdirectory" -G Ninja \
+quietly cmake -S "$source_dir/tests/consumer" -B "$work/subdirectory" -G Ninja \
   -DCMAKE_PREFIX_PATH="$prefix_path" \
-  -DBENCHPROF_SOURCE_DIR="$source_dir" -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build "$work/subdirectory" >/dev/null
+  -DBENCHPROF_SOURCE_DIR="$source_dir" -DCMAKE_BUILD_TYPE=Debug
+quietly cmake --build "$work/subdirectory"
 # The project's build compiles only what its benchmarks link.
 [ ! -e "$work/subdirectory/benchprof/harness/src/tools/benchprof" ] ||
   fail "add_subdirectory built the benchprof tool, which nothing asked for"
@@ -92,10 +97,10 @@ if [ "$sibling_version" != "$built_against" ]; then
   echo "2 passed, 0 failed (beside Google Benchmark $sibling_version: in that version's leg)"
   exit 0
 fi
-cmake -S "$source_dir/tests/consumer" -B "$work/sibling" -G Ninja \
+quietly cmake -S "$source_dir/tests/consumer" -B "$work/sibling" -G Ninja \
   -DBENCHMARK_SOURCE_DIR="$sibling_benchmark" -DBENCHPROF_SOURCE_DIR="$source_dir" \
-  -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build "$work/sibling" >/dev/null
+  -DCMAKE_BUILD_TYPE=Debug
+quietly cmake --build "$work/sibling"
 check_version "$work/sibling/my_bench" "$sibling_version" static
 check "$work/sibling/my_bench"
 echo "3 passed, 0 failed"

@@ -35,7 +35,7 @@ TEST(CallgrindFunctionsTest, SelfCostsLeaveCallCostsOut) {
       "* 1\n"     // line 12 again
       "fn=Inner()\n"
       "40 300\n"
-      "fi=/src/inline.h\n"
+      "fi=/src/build/../inline.h\n"
       "7 600\n");
   ASSERT_TRUE(profile.ok()) << profile.status().message();
   EXPECT_EQ(profile->iterations, 100u);

@@ -1,6 +1,7 @@
 #include "tools/gate/callgrind_functions.h"
 
 #include <charconv>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -231,8 +232,11 @@ StatusOr<CallgrindProfile> ParseCallgrindFile(std::string_view text) {
     for (const auto& [key, self] : cost.lines) {
       if (self > out.hottest_line_self) {
         out.hottest_line_self = self;
-        // Callgrind's name for code without debug information.
-        out.file = key.file == "???" ? "" : key.file;
+        // "???" is callgrind's name for code without debug information; a
+        // path as compiled ("/b/build/../src/x.cc") is shown as the file it
+        // names.
+        out.file = key.file == "???" ? ""
+                                     : std::filesystem::path(key.file).lexically_normal().string();
         out.hottest_line = key.file == "???" ? 0 : key.line;
       }
     }

@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "encode/pprof_writer.h"
-#include "flamegraph_test_data.h"
 #include "png_pixels.h"
+#include "support/flamegraph_test_data.h"
 #include "support/subprocess.h"
-#include "synthetic_profile.h"
+#include "support/synthetic_profile.h"
 
 namespace benchprof {
 namespace {

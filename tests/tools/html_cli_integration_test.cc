@@ -18,7 +18,7 @@
 #include "common/json_value.h"
 #include "encode/gzip.h"
 #include "encode/pprof_reader.h"
-#include "flamegraph_test_data.h"
+#include "support/flamegraph_test_data.h"
 #include "support/go_pprof.h"
 #include "support/html_document.h"
 #include "support/subprocess.h"

@@ -23,7 +23,7 @@
 #include "encode/pprof_writer.h"
 #include "support/sanitizer_build.h"
 #include "support/subprocess.h"
-#include "synthetic_profile.h"
+#include "support/synthetic_profile.h"
 
 namespace benchprof {
 namespace {

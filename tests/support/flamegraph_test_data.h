@@ -3,8 +3,8 @@
 // JSON reader, not with the code that wrote it; and the frames of an SVG
 // flame graph (tools/flamegraph/flame_svg.h), parsed with the tests' strict
 // XML reader.
-#ifndef BENCHPROF_TESTS_TOOLS_FLAMEGRAPH_TEST_DATA_H_
-#define BENCHPROF_TESTS_TOOLS_FLAMEGRAPH_TEST_DATA_H_
+#ifndef BENCHPROF_TESTS_SUPPORT_FLAMEGRAPH_TEST_DATA_H_
+#define BENCHPROF_TESTS_SUPPORT_FLAMEGRAPH_TEST_DATA_H_
 
 #include <gtest/gtest.h>
 
@@ -178,4 +178,4 @@ inline double CheckNestedRectangles(const ShownGraph& graph) {
 
 }  // namespace benchprof::testing
 
-#endif  // BENCHPROF_TESTS_TOOLS_FLAMEGRAPH_TEST_DATA_H_
+#endif  // BENCHPROF_TESTS_SUPPORT_FLAMEGRAPH_TEST_DATA_H_

@@ -3,8 +3,8 @@
 // calling 6 others, stacks 8 to 40 frames deep walked from `main`, sample
 // counts 1 to 100, labelled with one of `benchmarks` benchmark names.
 // Deterministic (its own generator), so sizes are reproducible.
-#ifndef BENCHPROF_TESTS_TOOLS_SYNTHETIC_PROFILE_H_
-#define BENCHPROF_TESTS_TOOLS_SYNTHETIC_PROFILE_H_
+#ifndef BENCHPROF_TESTS_SUPPORT_SYNTHETIC_PROFILE_H_
+#define BENCHPROF_TESTS_SUPPORT_SYNTHETIC_PROFILE_H_
 
 #include <cstdint>
 #include <set>
@@ -58,4 +58,4 @@ inline encode::ProfileData SyntheticCpuProfile(size_t stacks, int benchmarks = 1
 
 }  // namespace benchprof::testing
 
-#endif  // BENCHPROF_TESTS_TOOLS_SYNTHETIC_PROFILE_H_
+#endif  // BENCHPROF_TESTS_SUPPORT_SYNTHETIC_PROFILE_H_

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "encode/pprof_writer.h"
-#include "flamegraph_test_data.h"
+#include "support/flamegraph_test_data.h"
 #include "support/subprocess.h"
-#include "synthetic_profile.h"
+#include "support/synthetic_profile.h"
 
 namespace benchprof {
 namespace {

@@ -16,7 +16,7 @@
 #include "encode/pprof_reader.h"
 #include "encode/pprof_writer.h"
 #include "support/subprocess.h"
-#include "synthetic_profile.h"
+#include "support/synthetic_profile.h"
 #include "tools/flamegraph/profile_input.h"
 
 namespace benchprof {

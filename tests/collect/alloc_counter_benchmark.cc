@@ -3,7 +3,7 @@
 // __libc_free), in one binary and one run, with counting active. The issue's
 // target: at most 1.5 ns more per pair.
 //
-//   build/release/tests/alloc_counter_benchmark --benchmark_repetitions=5
+//   build/release/tests/collect/alloc_counter_benchmark --benchmark_repetitions=5
 //       --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 #include <stdlib.h>

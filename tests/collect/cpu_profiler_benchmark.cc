@@ -6,7 +6,7 @@
 //   BM_BuildProfile10kStacks   stop-time work for 10,000 distinct stacks:
 //                         symbolize, build the profile, gzip and write it.
 //
-//   build/release/tests/cpu_profiler_benchmark --benchmark_repetitions=5
+//   build/release/tests/collect/cpu_profiler_benchmark --benchmark_repetitions=5
 //       --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 #include <unistd.h>

@@ -9,7 +9,7 @@
 // the 1.9.1 file.
 //
 // To accept intended changes: BENCHPROF_UPDATE_GOLDEN=1 ./golden_test, then
-// review the diff of tests/compare/golden/.
+// review the diff of tests/tools/golden/.
 #include <gtest/gtest.h>
 
 #include <string>

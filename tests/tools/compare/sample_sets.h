@@ -1,8 +1,8 @@
 // Builds ResultSets in code for tests of the comparison, as the reader
 // would from Google Benchmark JSON: cpu_time and real_time are times,
 // allocs/op and B/op exact, names ending in _per_second higher-is-better.
-#ifndef BENCHPROF_TESTS_COMPARE_SAMPLE_SETS_H_
-#define BENCHPROF_TESTS_COMPARE_SAMPLE_SETS_H_
+#ifndef BENCHPROF_TESTS_TOOLS_COMPARE_SAMPLE_SETS_H_
+#define BENCHPROF_TESTS_TOOLS_COMPARE_SAMPLE_SETS_H_
 
 #include <string>
 #include <utility>
@@ -61,4 +61,4 @@ inline std::vector<double> Around(double center, int n, double spread = 0.02) {
 
 }  // namespace benchprof::compare::testing
 
-#endif  // BENCHPROF_TESTS_COMPARE_SAMPLE_SETS_H_
+#endif  // BENCHPROF_TESTS_TOOLS_COMPARE_SAMPLE_SETS_H_

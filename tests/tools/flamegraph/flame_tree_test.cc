@@ -18,7 +18,7 @@
 
 #include "common/json_value.h"
 #include "encode/profile_data.h"
-#include "flamegraph_test_data.h"
+#include "support/flamegraph_test_data.h"
 #include "support/html_document.h"
 #include "tools/flamegraph/flame_html.h"
 #include "tools/flamegraph/flame_svg.h"

@@ -15,7 +15,7 @@
 //     that has recorded many (after its first 32 captures) and from a new
 //     thread (its first 32).
 //
-//   build/release/tests/contention_profiler_benchmark --benchmark_repetitions=10
+//   build/release/tests/collect/contention_profiler_benchmark --benchmark_repetitions=10
 //       --benchmark_enable_random_interleaving=true
 //       --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>

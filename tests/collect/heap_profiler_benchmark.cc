@@ -6,7 +6,7 @@
 // 150 ns more per pair. `deep` runs the same loop 32 frames further down, to
 // show how the cost per sample grows with the stack.
 //
-//   build/release/tests/heap_profiler_benchmark --benchmark_repetitions=10
+//   build/release/tests/collect/heap_profiler_benchmark --benchmark_repetitions=10
 //       --benchmark_enable_random_interleaving=true
 //       --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>

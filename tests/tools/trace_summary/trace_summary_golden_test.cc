@@ -16,7 +16,7 @@
 //     dropped events.
 //
 // To accept intended changes: BENCHPROF_UPDATE_GOLDEN=1 ./trace_summary_golden_test,
-// then review the diff of tests/compare/golden/.
+// then review the diff of tests/tools/golden/.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -8,8 +8,8 @@
 // skipped with State::SkipWithMessage, a failed one), and the Go text of
 // the 1.9.1 file.
 //
-// To accept intended changes: BENCHPROF_UPDATE_GOLDEN=1 ./golden_test, then
-// review the diff of tests/tools/golden/.
+// To accept intended changes: BENCHPROF_UPDATE_GOLDEN=1 ctest -R '^golden_test$'
+// in the build directory, then review the diff of tests/tools/golden/.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -15,8 +15,8 @@
 //   - unmatched: one B (Search at 8.5 ms), one E, one task b (0x6); three
 //     dropped events.
 //
-// To accept intended changes: BENCHPROF_UPDATE_GOLDEN=1 ./trace_summary_golden_test,
-// then review the diff of tests/tools/golden/.
+// To accept intended changes: BENCHPROF_UPDATE_GOLDEN=1 ctest -R '^trace_summary_golden_test$'
+// in the build directory, then review the diff of tests/tools/golden/.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -9,8 +9,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 #include <utility>
 
 #include "common/temporary_files.h"
@@ -256,6 +258,35 @@ TEST_F(AtomicFileTest, ATemporaryDirectoryIsRemovedWithItsContentsAtTheExit) {
   std::string bad = (dir_ / "missing" / "scratch-XXXXXX").string();
   EXPECT_FALSE(CreateTemporaryDirectory(bad));
   EXPECT_EQ(errno, ENOENT);
+}
+
+// A thread that keeps writing files into a registered directory by its
+// path (as rss-search writes its corpus) cannot keep the exit's removal
+// from taking it: the directory is gone afterwards, and nothing is left
+// beside it.
+TEST_F(AtomicFileTest, ADirectoryBeingFilledIsRemovedAtTheExit) {
+  const std::string pattern = (dir_ / "corpus-XXXXXX").string();
+  EXPECT_EXIT(
+      {
+        std::string made = pattern;
+        if (!CreateTemporaryDirectory(made)) _exit(10);
+        std::atomic<bool> stop{false};
+        std::atomic<int> written{0};
+        std::thread writer([&] {
+          for (int i = 0; !stop.load(); ++i) {
+            std::ofstream(made + "/doc-" + std::to_string(i) + ".xml") << "<rss/>";
+            written.fetch_add(1);
+          }
+        });
+        while (written.load() < 2000) std::this_thread::yield();
+        RemoveAllTemporaries();
+        const bool gone = !std::filesystem::exists(made);
+        stop.store(true);
+        writer.join();
+        if (!gone) _exit(11);
+        _exit(Entries() == 0 ? 0 : 12);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 // Paths that are not registered temporaries (devices, FIFOs, a user's own

@@ -34,14 +34,19 @@ Registry& TheRegistry() {
 }
 
 // A file, or a directory with everything in it. The program's threads
-// still run and may be writing into the directory: a file created during
-// the walk makes it non-empty again, so the walk is repeated.
+// still run and may be writing into the directory by its path: it is first
+// renamed away, so that they cannot add to it while it is emptied (a
+// busy writer kept refilling it faster than a loaded machine removed it).
+// Where it cannot be renamed, the walk is repeated until it is gone.
 void RemovePath(const std::string& path) {
   if (unlink(path.c_str()) == 0 || errno != EISDIR) return;
+  std::string target = path;
+  const std::string away = path + ".removing";
+  if (rename(path.c_str(), away.c_str()) == 0) target = away;
   for (int attempt = 0; attempt < 100; ++attempt) {
     std::error_code error;
-    std::filesystem::remove_all(path, error);
-    if (!std::filesystem::exists(path, error)) return;
+    std::filesystem::remove_all(target, error);
+    if (!std::filesystem::exists(target, error)) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
 }

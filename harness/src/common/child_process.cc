@@ -79,9 +79,10 @@ StatusOr<pid_t> StartChild(const ChildSpec& spec) {
       _exit(127);  // the parent died before the death signal was set
     } else if (spec.own_process_group && setpgid(0, 0) != 0) {
       failure[0] = 1;
-    } else if (!Redirect("", STDIN_FILENO, O_RDONLY) ||
-               !Redirect(spec.stdout_path.c_str(), STDOUT_FILENO, O_WRONLY | O_CREAT | O_TRUNC) ||
-               !Redirect(spec.stderr_path.c_str(), STDERR_FILENO, O_WRONLY | O_CREAT | O_TRUNC)) {
+    } else if (!spec.inherit_streams &&
+               (!Redirect("", STDIN_FILENO, O_RDONLY) ||
+                !Redirect(spec.stdout_path.c_str(), STDOUT_FILENO, O_WRONLY | O_CREAT | O_TRUNC) ||
+                !Redirect(spec.stderr_path.c_str(), STDERR_FILENO, O_WRONLY | O_CREAT | O_TRUNC))) {
       failure[0] = 2;
     } else {
       // Dispositions a parent's handlers set do not survive exec; ignored
@@ -109,7 +110,7 @@ StatusOr<pid_t> StartChild(const ChildSpec& spec) {
     const char* stage = failure[0] == 2 ? ": cannot open its output: " : ": cannot run: ";
     return Status::Error(program + stage + std::strerror(failure[1]));
   }
-  if (!RegisterChild(child)) {
+  if (spec.stop_on_interruption && !RegisterChild(child)) {
     // Exiting on a signal already: the watcher will not stop this one.
     kill(child, SIGKILL);
     while (waitpid(child, nullptr, 0) < 0 && errno == EINTR) {

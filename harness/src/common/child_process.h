@@ -16,7 +16,8 @@
 //     comes when the *thread* that started the child ends, so start
 //     children from a thread that outlives them (the main thread);
 //   - while a child runs it is registered with the interruption watcher
-//     (HandleInterruptions, <benchprof/files.h>): a SIGINT, SIGTERM or
+//     (HandleInterruptions, <benchprof/files.h>; unless the spec says not
+//     to): a SIGINT, SIGTERM or
 //     SIGHUP to the parent is passed on to each child, which gets up to 10
 //     seconds to end (a benchmark binary writes what it collected) before
 //     it is killed; only then are the temporaries removed and the parent
@@ -47,6 +48,13 @@ struct ChildSpec {
   // truncated), "" for /dev/null. Standard input is /dev/null.
   std::string stdout_path;
   std::string stderr_path;
+  // Instead: the child inherits this process's standard input, output and
+  // error (the paths above are then not used).
+  bool inherit_streams = false;
+  // Registered with the interruption watcher of <benchprof/files.h>
+  // (above). A process with watchers of its own (a benchmark binary) passes
+  // signals on itself and says false.
+  bool stop_on_interruption = true;
   // In a process group of its own: a terminal's Ctrl-C reaches only the
   // parent, which passes it on once.
   bool own_process_group = false;

@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -16,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "common/child_process.h"
 #include "profiles/callgrind_requests.h"
 
 extern char** environ;
@@ -95,89 +95,18 @@ int InterruptedBeforeBenchmarks(const std::string& program, int signal_number) {
   return 128 + signal_number;
 }
 
-// Starts `argv[0]` with `argv` and `env` as a child that dies with this
-// process: its parent-death signal is SIGKILL, so that a bench killed
-// with SIGKILL takes Valgrind with it and no result appears after bench is
-// gone. The death signal comes when the *thread* that forked ends, so this
-// runs on the main thread (RunUnderCallgrind's contract). With `quiet`,
-// stdin, stdout and stderr are /dev/null. The child gets the signal mask
-// `mask`. Returns the child's pid, or -1 with `*error` set to an errno
-// value.
-pid_t SpawnDyingWithParent(char* const argv[], char* const env[], const sigset_t& mask, bool quiet,
-                           int* error) {
-  // exec's failure, as an errno value; closed by a successful exec.
-  int report[2];
-  if (pipe2(report, O_CLOEXEC) != 0) {
-    *error = errno;
-    return -1;
-  }
-  const pid_t parent = getpid();
-  const pid_t child = fork();
-  if (child < 0) {
-    *error = errno;
-    close(report[0]);
-    close(report[1]);
-    return -1;
-  }
-  if (child == 0) {
-    // Async-signal-safe calls only from here on.
-    int failure = 0;
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) failure = errno;
-    // bench died before the death signal was set: nothing to run for.
-    if (failure == 0 && getppid() != parent) _exit(127);
-    if (failure == 0 && quiet) {
-      for (int fd = 0; fd <= 2; ++fd) {
-        const int null = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
-        if (null < 0 || (null != fd && dup2(null, fd) < 0)) {
-          failure = errno;
-          break;
-        }
-        if (null != fd) close(null);
-      }
-    }
-    if (failure == 0) {
-      sigprocmask(SIG_SETMASK, &mask, nullptr);
-      execve(argv[0], argv, env);
-      failure = errno;
-    }
-    const ssize_t ignored = write(report[1], &failure, sizeof failure);
-    (void)ignored;
-    _exit(127);
-  }
-  close(report[1]);
-  int failure = 0;
-  ssize_t got;
-  do {
-    got = read(report[0], &failure, sizeof failure);
-  } while (got < 0 && errno == EINTR);
-  close(report[0]);
-  if (got == static_cast<ssize_t>(sizeof failure)) {
-    while (waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
-    }
-    *error = failure;
-    return -1;
-  }
-  return child;
-}
-
-// The arguments as execve takes them; they point into `args`.
-std::vector<char*> ArgumentVector(std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  return argv;
-}
-
 // Runs `args` with stdin, stdout and stderr on /dev/null, with the signal
 // mask from before `signals`, and returns its wait status, or -1 if it could
 // not be started or waited for; `*passed` as WaitPassingSignals says.
 int RunQuietly(std::vector<std::string> args, const BlockedSignals& signals, int* passed) {
-  const std::vector<char*> argv = ArgumentVector(args);
-  int error = 0;
-  const pid_t pid = SpawnDyingWithParent(argv.data(), environ, signals.previous, true, &error);
+  ChildSpec spec;
+  spec.argv = std::move(args);
+  spec.signal_mask = signals.previous;
+  spec.stop_on_interruption = false;  // WaitPassingSignals passes them on
   *passed = 0;
-  if (pid < 0) return -1;
-  return WaitPassingSignals(pid, signals, passed);
+  const StatusOr<pid_t> pid = StartChild(spec);
+  if (!pid.ok()) return -1;
+  return WaitPassingSignals(*pid, signals, passed);
 }
 
 // Removes `dir` and the files in it (callgrind's dumps; no subdirectories).
@@ -340,27 +269,28 @@ int RunUnderCallgrind(int argc, char** argv, const std::string& program) {
       self,
   };
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
-  const std::vector<char*> child_argv = ArgumentVector(args);
-  std::vector<std::string> env_strings;
+  // Valgrind, then bench under it, die with this bench (its parent-death
+  // signal), so that a bench killed with SIGKILL takes them with it and no
+  // result appears after bench is gone.
+  ChildSpec spec;
+  spec.argv = std::move(args);
   for (char** e = environ; *e != nullptr; ++e) {
     if (std::strncmp(*e, kCallgrindDirEnv, std::strlen(kCallgrindDirEnv)) == 0 &&
         (*e)[std::strlen(kCallgrindDirEnv)] == '=') {
       continue;
     }
-    env_strings.emplace_back(*e);
+    spec.env.emplace_back(*e);
   }
-  env_strings.push_back(std::string(kCallgrindDirEnv) + "=" + dir);
-  std::vector<char*> child_env;
-  for (std::string& s : env_strings) child_env.push_back(s.data());
-  child_env.push_back(nullptr);
-
-  int spawn_error = 0;
-  const pid_t child = SpawnDyingWithParent(child_argv.data(), child_env.data(), signals.previous,
-                                           false, &spawn_error);
-  if (child < 0) {
+  spec.env.push_back(std::string(kCallgrindDirEnv) + "=" + dir);
+  spec.inherit_streams = true;
+  spec.signal_mask = signals.previous;
+  spec.stop_on_interruption = false;  // WaitPassingSignals passes them on
+  const StatusOr<pid_t> spawned = StartChild(spec);
+  if (!spawned.ok()) {
     RemoveGuardedDirectory(dir, guardian, bench_end);
-    return Fail(program, valgrind + ": " + std::strerror(spawn_error) + "; " + kInstallHint);
+    return Fail(program, spawned.status().message() + "; " + kInstallHint);
   }
+  const pid_t child = *spawned;
   const int status = WaitPassingSignals(child, signals, &passed);
   const int wait_error = errno;
 

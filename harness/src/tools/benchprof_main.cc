@@ -17,6 +17,7 @@
 #include "tools/convert/convert_command.h"
 #include "tools/flamegraph/flamegraph_command.h"
 #include "tools/gate/gate_command.h"
+#include "tools/history/history_command.h"
 #include "tools/report/report_command.h"
 #include "tools/text_format.h"
 #include "tools/tool_command.h"
@@ -41,6 +42,11 @@ constexpr ToolCommand kCommands[] = {
      "run two benchmark binaries, judge them as compare does and explain\n"
      "each regression from heap, CPU and callgrind profiles",
      benchprof::gate::RunGateCommand, benchprof::gate::GateHelp},
+    {"history",
+     "remember runs in a database (SQLite, or PostgreSQL when shared),\n"
+     "find change points along git ancestry, gate a run against its\n"
+     "branch's history, draw trend pages",
+     benchprof::history::RunHistoryCommand, benchprof::history::HistoryHelp},
     {"flamegraph",
      "draw a pprof profile as an interactive HTML flame graph (or the\n"
      "change from a base profile)",

@@ -247,7 +247,13 @@ std::vector<ChangePoint> FindChangePoints(const Series& series, const DetectOpti
 }
 
 bool NewestIsRegression(const AnalysedSeries& series) {
-  return !series.change_points.empty() && series.change_points.back().regression;
+  const std::vector<ChangePoint>& points = series.change_points;
+  if (points.empty()) return false;
+  // The last by index, should a caller have reordered them.
+  return std::max_element(
+             points.begin(), points.end(),
+             [](const ChangePoint& a, const ChangePoint& b) { return a.index < b.index; })
+      ->regression;
 }
 
 }  // namespace benchprof::history

@@ -11,7 +11,12 @@
 // sides again. The strict pass then tests each candidate against its
 // neighbouring candidates (at most `window` points on each side) and drops
 // the least significant one whose p-value is above `max_p`, again and
-// again, until every one left passes. This is the method of Apache Otava
+// again, until every one left passes. The strict p-value is multiplied by
+// the number of positions of the tested stretch (Bonferroni): the split is
+// the most divergent of them, and without the factor noise alone passed in
+// a quarter of 200-run series (pairs of candidates holding up a short bump
+// between them); with it, none in 100 and 2 in 900 more, while a 5% step
+// in 1% noise is still found within one run in 99 of 100 series. This is the method of Apache Otava
 // (p <= 0.001, windows of 50), in our own code; it is deterministic — no
 // permutations, no randomness, nothing depends on hash order.
 //
@@ -42,8 +47,8 @@ struct DetectOptions {
   // Points a window of the weak pass holds, and the most points on each
   // side of a candidate the strict pass tests. At least 4.
   int window = 50;
-  // The strict pass keeps a change point whose t-test p-value is at most
-  // this.
+  // The strict pass keeps a change point whose t-test p-value, times the
+  // positions it was chosen among, is at most this.
   double max_p = 0.001;
   // The weak pass keeps a candidate whose p-value is at most this (it only
   // proposes: the strict pass decides).
@@ -68,8 +73,8 @@ struct DetectOptions {
 // against the other side's spread), but needs 3 points in all.
 std::vector<ChangePoint> FindChangePoints(const Series& series, const DetectOptions& options);
 
-// Whether the series' newest point is regressed: its last change point is
-// a regression, so the segment the newest point is in began with a change
+// Whether the series' newest point is regressed: its last change point (by
+// index) is a regression, so the segment the newest point is in began with a change
 // for the worse and nothing since changed it back. This stays true on
 // every later run until a change point back (an improvement) follows, so a
 // regression cannot pass unnoticed by landing between two checks. False

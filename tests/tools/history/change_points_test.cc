@@ -172,6 +172,50 @@ TEST(ChangePoints, SeveralSteps) {
   EXPECT_TRUE(found[2].regression);
 }
 
+TEST(ChangePoints, OutliersAreNotLevels) {
+  // One slow run, and two, in the middle: no level changed.
+  NormalNoise noise(21);
+  Series s = MakeSeries(std::vector<double>(120, 1000), 0.01, &noise, TimeInfo());
+  s.points[40].median *= 1.3;
+  s.points[80].median *= 1.3;
+  s.points[81].median *= 1.3;
+  EXPECT_TRUE(FindChangePoints(s, {}).empty());
+  // Where runs of a point or two may be levels, the pair is one. (A single
+  // point never is: no split around it has the largest energy.)
+  DetectOptions every_run;
+  every_run.min_segment = 1;
+  EXPECT_EQ(Indices(FindChangePoints(s, every_run)), (std::vector<size_t>{80, 82}));
+  // Three runs are a level at the default.
+  s.points[82].median *= 1.3;
+  EXPECT_EQ(Indices(FindChangePoints(s, {})), (std::vector<size_t>{80, 83}));
+}
+
+TEST(ChangePoints, Options) {
+  NormalNoise noise(8);
+  const Series s = MakeSeries(StepLevels(100, 1000, 50, 1030), 0.01, &noise, TimeInfo());
+  EXPECT_EQ(Indices(FindChangePoints(s, {})), std::vector<size_t>{50});
+  // Welch's test finds a step with enough points on both sides too.
+  DetectOptions welch;
+  welch.welch = true;
+  EXPECT_EQ(Indices(FindChangePoints(s, welch)), std::vector<size_t>{50});
+  // A 3-sigma step cannot pass p <= 1e-30.
+  DetectOptions strict;
+  strict.max_p = 1e-30;
+  EXPECT_TRUE(FindChangePoints(s, strict).empty());
+  // Smaller windows still find it; windows of 4 (the least: 0 means 4)
+  // have too few points for p <= 0.001.
+  for (int window : {10, 20}) {
+    DetectOptions small;
+    small.window = window;
+    EXPECT_EQ(Indices(FindChangePoints(s, small)), std::vector<size_t>{50}) << window;
+  }
+  for (int window : {0, 4}) {
+    DetectOptions tiny;
+    tiny.window = window;
+    EXPECT_TRUE(FindChangePoints(s, tiny).empty()) << window;
+  }
+}
+
 TEST(ChangePoints, Deterministic) {
   NormalNoise noise(99);
   const Series s = MakeSeries(StepLevels(500, 1000, 321, 1030), 0.01, &noise, TimeInfo());

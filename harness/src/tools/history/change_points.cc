@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "tools/history/t_test.h"
 
@@ -76,6 +77,7 @@ class StatisticalDetector {
         window_(static_cast<size_t>(std::max(options.window, 4))),
         max_p_(options.max_p),
         weak_p_(std::max(options.weak_p, options.max_p)),
+        min_segment_(static_cast<size_t>(std::max(options.min_segment, 1))),
         welch_(options.welch) {}
 
   // The change points' indices and p-values, in index order.
@@ -115,41 +117,64 @@ class StatisticalDetector {
     Search(lo + k, hi);
   }
 
-  // The p-value of candidate i against its neighbours, at most a window a side.
-  double PValue(const std::vector<size_t>& kept, size_t i) const {
+  // How a candidate fares in the strict pass: its p-value, and whether it
+  // stands next to a segment too short to be a level.
+  struct Verdict {
+    double p = 1;
+    bool too_short = false;
+  };
+
+  // Candidate i against its neighbours, at most a window a side.
+  Verdict Judge(const std::vector<size_t>& kept, size_t i) const {
     const size_t c = kept[i];
     const size_t previous = i == 0 ? 0 : kept[i - 1];
     const size_t next = i + 1 == kept.size() ? x_.size() : kept[i + 1];
     const size_t lo = std::max(previous, c >= window_ ? c - window_ : 0);
     const size_t hi = std::min(next, c + window_);
     const TTestResult r = SidesTest(x_.subspan(lo, c - lo), x_.subspan(c, hi - c), welch_);
-    if (std::isnan(r.p)) return 1;
+    Verdict v;
+    // A few runs between two change points are an outlier (a slow runner
+    // for a while), not a level; at either end of the series they may be
+    // the start of one, and are judged like any other.
+    v.too_short =
+        (i > 0 && c - previous < min_segment_) || (i + 1 < kept.size() && next - c < min_segment_);
     // The split was chosen as the most divergent of the stretch's hi - lo - 1
     // positions, so its plain p-value flatters it: noise alone makes one of
     // them look significant. Bonferroni's factor pays for the choice.
-    return std::min(1.0, r.p * static_cast<double>(hi - lo - 1));
+    v.p = std::isnan(r.p) ? 1 : std::min(1.0, r.p * static_cast<double>(hi - lo - 1));
+    return v;
   }
 
-  // The strict pass: drop the least significant candidate above max_p until
-  // none is left (the first in index order on ties).
+  // The strict pass: drop the least significant candidate while one is above
+  // max_p; then, while one stands next to a short segment, the least
+  // significant of those (the first in index order on ties). Significance
+  // goes first so that of two candidates a run apart (one step seen from two
+  // windows) the right one stays.
   std::vector<std::pair<size_t, double>> Confirm() {
     std::vector<size_t> kept = candidates_;
-    std::vector<double> p(kept.size());
-    for (size_t i = 0; i < kept.size(); ++i) p[i] = PValue(kept, i);
+    std::vector<Verdict> verdicts(kept.size());
+    for (size_t i = 0; i < kept.size(); ++i) verdicts[i] = Judge(kept, i);
     while (!kept.empty()) {
-      size_t weakest = 0;
-      for (size_t i = 1; i < kept.size(); ++i) {
-        if (p[i] > p[weakest]) weakest = i;
-      }
-      if (p[weakest] <= max_p_) break;
-      kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(weakest));
-      p.erase(p.begin() + static_cast<std::ptrdiff_t>(weakest));
+      // The least significant candidate that `fails`, if any.
+      const auto weakest_that = [&](auto fails) {
+        std::optional<size_t> weakest;
+        for (size_t i = 0; i < kept.size(); ++i) {
+          if (fails(verdicts[i]) && (!weakest || verdicts[i].p > verdicts[*weakest].p)) weakest = i;
+        }
+        return weakest;
+      };
+      std::optional<size_t> weakest = weakest_that([&](const Verdict& v) { return v.p > max_p_; });
+      if (!weakest) weakest = weakest_that([](const Verdict& v) { return v.too_short; });
+      if (!weakest) break;
+      const size_t w = *weakest;
+      kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(w));
+      verdicts.erase(verdicts.begin() + static_cast<std::ptrdiff_t>(w));
       // Only the two new neighbours' sides changed.
-      if (weakest > 0) p[weakest - 1] = PValue(kept, weakest - 1);
-      if (weakest < kept.size()) p[weakest] = PValue(kept, weakest);
+      if (w > 0) verdicts[w - 1] = Judge(kept, w - 1);
+      if (w < kept.size()) verdicts[w] = Judge(kept, w);
     }
     std::vector<std::pair<size_t, double>> out;
-    for (size_t i = 0; i < kept.size(); ++i) out.emplace_back(kept[i], p[i]);
+    for (size_t i = 0; i < kept.size(); ++i) out.emplace_back(kept[i], verdicts[i].p);
     return out;
   }
 
@@ -157,6 +182,7 @@ class StatisticalDetector {
   size_t window_;
   double max_p_;
   double weak_p_;
+  size_t min_segment_;
   bool welch_;
   std::vector<size_t> candidates_;
 };

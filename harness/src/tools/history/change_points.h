@@ -16,9 +16,11 @@
 // the most divergent of them, and without the factor noise alone passed in
 // a quarter of 200-run series (pairs of candidates holding up a short bump
 // between them); with it, none in 100 and 2 in 900 more, while a 5% step
-// in 1% noise is still found within one run in 99 of 100 series. This is the method of Apache Otava
-// (p <= 0.001, windows of 50), in our own code; it is deterministic — no
-// permutations, no randomness, nothing depends on hash order.
+// in 1% noise is still found within one run in 99 of 100 series. Last,
+// change points around an interior segment shorter than `min_segment` go,
+// the least significant first: a few slow runs are an outlier, not a level. This is the method of
+// Apache Otava (p <= 0.001, windows of 50), in our own code; it is deterministic — no permutations,
+// no randomness, nothing depends on hash order.
 //
 // Exact metrics (MetricKind::kExact, and those with exact_medians): a
 // change point at every point whose median differs from the previous
@@ -53,6 +55,11 @@ struct DetectOptions {
   // The weak pass keeps a candidate whose p-value is at most this (it only
   // proposes: the strict pass decides).
   double weak_p = 0.05;
+  // The fewest points between two statistical change points: a shorter run
+  // of points that differ is an outlier (a runner slow for a while), not a
+  // level. Segments at either end may be shorter, so that a step at the
+  // newest run is found at once.
+  int min_segment = 3;
   // Student's t-test with pooled variance (a step moves a runner's level,
   // not its noise, and a side of one point can still be tested — the newest
   // run, say), or Welch's (unequal variances; needs 2 points a side and has
@@ -70,7 +77,8 @@ struct DetectOptions {
 // The points' `median` fields are read; `values` are not. Medians must be
 // finite. Fewer than 2 points have no change point; a statistical change
 // point may be at any index from 1 to n - 1 (a side of one point is tested
-// against the other side's spread), but needs 3 points in all.
+// against the other side's spread), but needs 3 points in all, and two of
+// them are at least `min_segment` points apart.
 std::vector<ChangePoint> FindChangePoints(const Series& series, const DetectOptions& options);
 
 // Whether the series' newest point is regressed: its last change point (by

@@ -244,5 +244,23 @@ TEST(ChangePoints, NewestIsRegression) {
   EXPECT_FALSE(NewestIsRegression(AnalysedSeries{s, {}}));
 }
 
+TEST(ChangePoints, AnExactCountThatVariesWithinRunsIsStatistical) {
+  // Allocations of a thread pool: each run's repetitions differ, and every
+  // run's median differs from the last. Compared exactly, every run would
+  // be a change point; as the compare engine does, such a count is
+  // statistical, and this one has no step.
+  Series pool = MakeSeries(StepLevels(40, 1, 1000, 1000), 0, nullptr, AllocsInfo());
+  for (size_t i = 0; i < pool.points.size(); ++i) {
+    const double wobble = static_cast<double>(i % 5);
+    pool.points[i].values = {998 + wobble, 1000 + wobble, 1003 + wobble};
+    pool.points[i].median = 1000 + wobble;
+  }
+  EXPECT_TRUE(FindChangePoints(pool, {}).empty());
+
+  // The same counts constant within each run are exact: every change counts.
+  for (SeriesPoint& p : pool.points) p.values = {p.median, p.median};
+  EXPECT_FALSE(FindChangePoints(pool, {}).empty());
+}
+
 }  // namespace
 }  // namespace benchprof::history

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <optional>
 
@@ -12,8 +13,18 @@ namespace {
 
 using results::MetricKind;
 
-bool IsExact(const results::MetricInfo& info) {
-  return info.kind == MetricKind::kExact || info.exact_medians;
+// As the compare engine decides: an exact metric is compared exactly when
+// every run's repetitions agree (or it is one whose medians are exact, as
+// instructions/op). A count that varies within runs (allocations of a
+// thread pool, say) is statistical: compared exactly, it would change at
+// almost every run.
+bool IsExact(const Series& series) {
+  if (series.info.exact_medians) return true;
+  if (series.info.kind != MetricKind::kExact) return false;
+  return std::all_of(series.points.begin(), series.points.end(), [](const SeriesPoint& p) {
+    return std::adjacent_find(p.values.begin(), p.values.end(), std::not_equal_to<>()) ==
+           p.values.end();
+  });
 }
 
 double MedianOf(std::vector<double> v) {
@@ -241,7 +252,7 @@ std::vector<ChangePoint> FindChangePoints(const Series& series, const DetectOpti
   for (const SeriesPoint& point : points) medians.push_back(point.median);
 
   std::vector<std::pair<size_t, std::optional<double>>> found;
-  const bool exact = IsExact(series.info);
+  const bool exact = IsExact(series);
   if (exact) {
     for (size_t index : ExactChanges(series, options)) found.emplace_back(index, std::nullopt);
   } else {

@@ -22,7 +22,8 @@
 // Apache Otava (p <= 0.001, windows of 50), in our own code; it is deterministic — no permutations,
 // no randomness, nothing depends on hash order.
 //
-// Exact metrics (MetricKind::kExact, and those with exact_medians): a
+// Exact metrics (MetricKind::kExact whose every run's repetitions agree, as
+// the compare engine's exact rule asks, and those with exact_medians): a
 // change point at every point whose median differs from the previous
 // point's by more than the metric's threshold (compare::ThresholdPolicy:
 // allocs/op and B/op any change, instructions/op 1%; 0 when the policy

@@ -160,13 +160,9 @@ StatusOr<SchemaState> MigrateSchema(Database& db, const std::string& benchprof_v
 
   DatabaseTransaction tx(db);
   if (!tx.begun().ok()) return tx.begun();
-  // SQLite's BEGIN IMMEDIATE serialises migrators already; PostgreSQL's
-  // CREATE TABLE of two at once would fail in one of them, so they take a
-  // lock of the transaction first (a number of our own).
-  if (db.dialect().name != "sqlite") {
-    if (Status s = db.Execute("SELECT pg_advisory_xact_lock(7406201805)"); !s.ok()) return s;
-  }
-  state = ReadSchemaState(db);  // again, under the lock: another may have migrated
+  // Begin serialises writers (database.h), so two migrators cannot both
+  // create the tables: the second reads the version again and finds it done.
+  state = ReadSchemaState(db);
   if (!state.ok()) return state;
   if (state->version > kSchemaVersion) {
     why = SchemaFailure::kNewerSchema;

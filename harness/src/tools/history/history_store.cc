@@ -23,13 +23,7 @@ namespace {
 static_assert(std::endian::native == std::endian::little,
               "the samples' blobs are little-endian float64, written as in memory");
 
-// Exit codes of every history subcommand for a failing database.
-constexpr int kExitBadInput = 3;
-constexpr int kExitUnavailable = 4;
-
-int ExitCodeOfKind(DatabaseErrorKind kind) {
-  return kind == DatabaseErrorKind::kNotADatabase ? kExitBadInput : kExitUnavailable;
-}
+constexpr int kExitBadInput = 3;  // as every benchprof subcommand's
 
 // Rows per multi-row INSERT of samples: one statement per 100 rows instead
 // of one per row (a round trip each on PostgreSQL), well under SQLite's
@@ -217,12 +211,10 @@ StatusOr<std::unique_ptr<HistoryStore>> HistoryStore::Open(const std::string& lo
                                                            int* exit_code) {
   int ignored = 0;
   int& code = exit_code != nullptr ? *exit_code : ignored;
-  StatusOr<std::unique_ptr<Database>> db = OpenDatabase(location, options);
+  DatabaseErrorKind kind = DatabaseErrorKind::kOther;
+  StatusOr<std::unique_ptr<Database>> db = OpenDatabase(location, options, &kind);
   if (!db.ok()) {
-    // OpenDatabase has no database to ask; its message names the problem.
-    // A file that is no database is found at the first query below, so
-    // what fails here is the server or the file system.
-    code = kExitUnavailable;
+    code = ExitCodeFor(kind);
     return db.status();
   }
   return FromDatabase(std::move(*db), exit_code);
@@ -236,7 +228,7 @@ StatusOr<std::unique_ptr<HistoryStore>> HistoryStore::FromDatabase(std::unique_p
   StatusOr<SchemaState> state = MigrateSchema(*db, BENCHPROF_VERSION, &failure);
   if (!state.ok()) {
     code = failure == SchemaFailure::kNewerSchema ? kExitBadInput
-                                                  : ExitCodeOfKind(db->last_error_kind());
+                                                  : ExitCodeFor(db->last_error_kind());
     return state.status();
   }
   code = 0;
@@ -246,7 +238,7 @@ StatusOr<std::unique_ptr<HistoryStore>> HistoryStore::FromDatabase(std::unique_p
 int HistoryStore::last_failure_exit_code() const { return last_failure_exit_code_; }
 
 Status HistoryStore::Failed(const Status& s) {
-  last_failure_exit_code_ = ExitCodeOfKind(db_->last_error_kind());
+  last_failure_exit_code_ = ExitCodeFor(db_->last_error_kind());
   return s;
 }
 

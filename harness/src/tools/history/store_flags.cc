@@ -87,7 +87,7 @@ int OpenStoreForCommand(std::string_view program, const StoreFlags& flags, Store
     if (use == StoreUse::kWrite && Env(kHistoryDbEnv).empty() && !IsDatabaseUrl(location)) {
       if (Status s = MakeDirectories(location.substr(0, location.rfind('/'))); !s.ok()) {
         tools::Fail(err, program, s.message());
-        return kExitStoreUnavailable;
+        return kExitDatabaseUnavailable;
       }
     }
   }

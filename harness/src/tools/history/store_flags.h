@@ -34,10 +34,6 @@ namespace benchprof::history {
 // The environment variable naming the database when --db is not given.
 inline constexpr char kHistoryDbEnv[] = "BENCHPROF_HISTORY_DB";
 
-// The exit code of every history subcommand when the database is
-// unavailable (unreachable, credentials, locked, read-only, disk full).
-inline constexpr int kExitStoreUnavailable = 4;
-
 // One line for a subcommand's exit-code list.
 inline constexpr std::string_view kStoreUnavailableMeaning =
     "the database is unavailable: unreachable, wrong credentials, locked, read-only or full";

@@ -1,7 +1,8 @@
 #include "tools/history/database_test_backend.h"
 
-#include <memory>
+#include <gtest/gtest.h>
 
+#include "support/postgres_cluster.h"
 #include "support/subprocess.h"
 
 namespace benchprof::history::testing {
@@ -13,8 +14,20 @@ std::string FreshDatabase(BackendName backend, std::string* why_not) {
     static auto* directory = new benchprof::testing::TempDir();
     return directory->File("history" + std::to_string(counter) + ".sqlite");
   }
-  *why_not = "PostgreSQL backend not built yet";
-  return "";
+  benchprof::testing::PostgresCluster* cluster = benchprof::testing::SharedPostgresCluster(why_not);
+  if (cluster == nullptr) {
+    if (benchprof::testing::PostgresRequired()) {
+      ADD_FAILURE() << "BENCHPROF_REQUIRE_POSTGRES is set: " << *why_not;
+    }
+    return "";
+  }
+  std::string name = "test_" + std::to_string(counter);
+  if (Status s = cluster->CreateDatabase(name); !s.ok()) {
+    *why_not = s.message();
+    ADD_FAILURE() << s.message();
+    return "";
+  }
+  return cluster->Url(name);
 }
 
 }  // namespace benchprof::history::testing

@@ -2,6 +2,7 @@
 
 #include <string_view>
 
+#include "tools/history/postgres_database.h"
 #include "tools/history/sqlite_database.h"
 
 namespace benchprof::history {
@@ -11,8 +12,7 @@ StatusOr<std::unique_ptr<Database>> OpenDatabase(const std::string& location,
                                                  DatabaseErrorKind* error_kind) {
   std::string_view text = location;
   if (text.starts_with("postgresql://") || text.starts_with("postgres://")) {
-    if (error_kind != nullptr) *error_kind = DatabaseErrorKind::kOther;
-    return Status::Error(location + ": PostgreSQL is not supported yet");
+    return OpenPostgresDatabase(location, options, error_kind);
   }
   return OpenSqliteDatabase(location, options, error_kind);
 }

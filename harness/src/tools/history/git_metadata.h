@@ -35,12 +35,12 @@ inline constexpr int kAncestryDepth = 1000;
 
 // What the user gave; "" (or empty) for "not given".
 struct CommitFlags {
-  std::string commit;                // --commit: a hexadecimal object name
-  std::vector<std::string> parents;  // --parent, repeatable, first parent first
-  std::string branch;                // --branch
-  std::string commit_time;           // --commit-time: seconds since the epoch, or RFC 3339
-  std::string subject;               // --subject
-  std::string repo;                  // --repo: the git checkout; "" for the current directory
+  std::string commit = "";                // --commit: a hexadecimal object name
+  std::vector<std::string> parents = {};  // --parent, repeatable, first parent first
+  std::string branch = "";                // --branch
+  std::string commit_time = "";  // --commit-time: seconds since the epoch, or RFC 3339
+  std::string subject = "";      // --subject
+  std::string repo = "";         // --repo: the git checkout; "" for the current directory
 };
 
 struct RunCommit {

@@ -3,6 +3,9 @@
 #include <span>
 #include <string_view>
 
+#include "tools/history/export_command.h"
+#include "tools/history/record_command.h"
+#include "tools/history/show_command.h"
 #include "tools/tool_command.h"
 
 namespace benchprof::history {
@@ -12,7 +15,12 @@ using tools::ToolCommand;
 
 // Every subcommand of `benchprof history`, in the order its --help lists them.
 constexpr ToolCommand kSubcommands[] = {
-    {"placeholder", "", nullptr, nullptr},
+    {"record", "store a run's results with its commit, branch and testbed", RunRecordCommand,
+     RecordHelp},
+    {"show", "the runs of the matching series as a table, in ancestry order", RunShowCommand,
+     ShowHelp},
+    {"export", "every stored value as CSV or JSON, for other tools", RunExportCommand,
+     ExportHelp},
 };
 
 const ToolCommand* FindSubcommand(std::string_view name) {

@@ -103,6 +103,9 @@ Status AddGbench(const std::string& path, const GbenchResults& results, ResultSe
   bool times_meaningless = false;
   for (const auto& [key, value] : results.context) {
     if (key == kTimingsContextKey) times_meaningless = true;
+    bool seen = false;
+    for (const auto& [k, v] : set.context) seen = seen || k == key;
+    if (!seen) set.context.emplace_back(key, ContextText(value));
     if (key == "host_name" || key == "num_cpus" || key == "library_build_type") {
       bool known = false;
       for (const auto& [k, v] : set.config) known = known || k == key;

@@ -94,6 +94,11 @@ struct ResultSet {
   std::vector<BenchmarkSamples> benchmarks;                 // in first-seen order
   std::map<std::string, MetricInfo> metrics;                // every metric seen
   std::vector<std::pair<std::string, std::string>> config;  // e.g. host_name, num_cpus
+  // Every member of the Google Benchmark files' "context" (strings as they
+  // are, other values as JSON), the first file's value of each key, in
+  // first-seen order; `benchprof history` reads the commit, branch, compiler
+  // and library version from it. Empty for Go text (see `config`).
+  std::vector<std::pair<std::string, std::string>> context;
   std::vector<std::string> warnings;                        // "base.json: BM_Foo: ..."
   std::vector<SkipInFile> skipped;                          // in file order
 

@@ -1,0 +1,610 @@
+#include "tools/history/history_store.h"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstring>
+#include <queue>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+#include "common/json_value.h"
+#include "encode/gzip.h"
+#include "tools/history/history_schema.h"
+
+#ifndef BENCHPROF_VERSION
+#error "BENCHPROF_VERSION must be defined (the project's version)"
+#endif
+
+namespace benchprof::history {
+namespace {
+
+static_assert(std::endian::native == std::endian::little,
+              "the samples' blobs are little-endian float64, written as in memory");
+
+constexpr int kExitBadInput = 3;  // as every benchprof subcommand's
+
+// Rows per multi-row INSERT of samples: one statement per 100 rows instead
+// of one per row (a round trip each on PostgreSQL), well under SQLite's
+// limit of bound parameters.
+constexpr size_t kSamplesPerInsert = 100;
+
+std::string_view KindName(results::MetricKind kind) {
+  switch (kind) {
+    case results::MetricKind::kTime: return "time";
+    case results::MetricKind::kExact: return "exact";
+    case results::MetricKind::kCounter: return "counter";
+  }
+  return "counter";
+}
+
+results::MetricKind KindFromName(std::string_view name) {
+  if (name == "time") return results::MetricKind::kTime;
+  if (name == "exact") return results::MetricKind::kExact;
+  return results::MetricKind::kCounter;
+}
+
+std::string JsonObject(const std::vector<std::pair<std::string, std::string>>& members) {
+  std::string out = "{";
+  for (size_t i = 0; i < members.size(); ++i) {
+    if (i > 0) out += ',';
+    json::AppendQuoted(out, members[i].first);
+    out += ':';
+    json::AppendQuoted(out, members[i].second);
+  }
+  return out + "}";
+}
+
+std::vector<std::pair<std::string, std::string>> JsonMembers(const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> out;
+  StatusOr<json::Value> v = json::Parse(text);
+  if (!v.ok()) return out;
+  for (const auto& [key, value] : v->members()) {
+    out.emplace_back(key, value.is_string() ? value.as_string() : json::Serialize(value));
+  }
+  return out;
+}
+
+// Column accessors: a stored value of another type reads as empty, which
+// only a database edited by hand can cause.
+int64_t Int(const SqlValue& v) {
+  if (const int64_t* i = std::get_if<int64_t>(&v)) return *i;
+  if (const double* d = std::get_if<double>(&v)) return static_cast<int64_t>(*d);
+  return 0;
+}
+std::string Text(const SqlValue& v) {
+  if (const std::string* s = std::get_if<std::string>(&v)) return *s;
+  if (const SqlBlob* b = std::get_if<SqlBlob>(&v)) return b->bytes;
+  return {};
+}
+
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+bool IsHex(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  });
+}
+
+// The id of the row of `table` whose `column` is `value`, inserting it
+// (with `extra` columns) if missing. Works when another writer inserts the
+// same row at once: ON CONFLICT DO NOTHING, then read it.
+StatusOr<int64_t> IdOf(Database& db, const std::string& table, const std::string& column,
+                       const std::string& value, const std::string& extra_columns = "",
+                       std::vector<SqlValue> extra_values = {}) {
+  const std::string select = "SELECT id FROM " + table + " WHERE " + column + " = $1";
+  StatusOr<SqlRows> rows = db.Query(select, {SqlValue(value)});
+  if (!rows.ok()) return rows.status();
+  if (!rows->empty()) return Int(rows->front()[0]);
+  std::vector<SqlValue> params = {SqlValue(value)};
+  std::string placeholders = "$1";
+  for (SqlValue& v : extra_values) {
+    params.push_back(std::move(v));
+    placeholders += ", $" + std::to_string(params.size());
+  }
+  rows = db.Query("INSERT INTO " + table + " (" + column + extra_columns + ") VALUES (" +
+                      placeholders + ") ON CONFLICT (" + column + ") DO NOTHING RETURNING id",
+                  params);
+  if (!rows.ok()) return rows.status();
+  if (!rows->empty()) return Int(rows->front()[0]);
+  rows = db.Query(select, {SqlValue(value)});
+  if (!rows.ok()) return rows.status();
+  if (rows->empty()) return Status::Error(db.display_name() + ": " + table + " row vanished");
+  return Int(rows->front()[0]);
+}
+
+// Stores `c` and its parents; a commit known before with no time or
+// subject gets them.
+Status StoreCommit(Database& db, const CommitInfo& c) {
+  if (Status s = db.Execute(
+          "INSERT INTO commits (hash, committer_time_ns, subject) VALUES ($1, $2, $3)"
+          " ON CONFLICT (hash) DO UPDATE SET"
+          " committer_time_ns = CASE WHEN commits.committer_time_ns = 0"
+          " THEN excluded.committer_time_ns ELSE commits.committer_time_ns END,"
+          " subject = CASE WHEN commits.subject = '' THEN excluded.subject"
+          " ELSE commits.subject END",
+          {SqlValue(c.hash), SqlValue(c.committer_time_ns), SqlValue(c.subject)});
+      !s.ok()) {
+    return s;
+  }
+  for (size_t i = 0; i < c.parents.size(); ++i) {
+    if (Status s = db.Execute(
+            "INSERT INTO commit_parents (hash, position, parent) VALUES ($1, $2, $3)"
+            " ON CONFLICT (hash, position) DO NOTHING",
+            {SqlValue(c.hash), SqlValue(static_cast<int64_t>(i)), SqlValue(c.parents[i])});
+        !s.ok()) {
+      return s;
+    }
+  }
+  return Status();
+}
+
+struct SampleRow {
+  int64_t benchmark_id, metric_id;
+  bool is_time;
+  const std::vector<double>* values;
+};
+
+Status InsertSamples(Database& db, int64_t run_id, const std::vector<SampleRow>& rows) {
+  for (size_t start = 0; start < rows.size(); start += kSamplesPerInsert) {
+    const size_t end = std::min(rows.size(), start + kSamplesPerInsert);
+    std::string sql =
+        "INSERT INTO samples (benchmark_id, metric_id, run_id, is_time, repetitions, values_blob)"
+        " VALUES ";
+    std::vector<SqlValue> params;
+    params.reserve((end - start) * 6);
+    for (size_t i = start; i < end; ++i) {
+      if (i > start) sql += ", ";
+      sql += "(";
+      for (int c = 0; c < 6; ++c) {
+        sql += (c > 0 ? ", $" : "$") + std::to_string(params.size() + c + 1);
+      }
+      sql += ")";
+      const SampleRow& r = rows[i];
+      params.emplace_back(r.benchmark_id);
+      params.emplace_back(r.metric_id);
+      params.emplace_back(run_id);
+      params.emplace_back(int64_t{r.is_time ? 1 : 0});
+      params.emplace_back(static_cast<int64_t>(r.values->size()));
+      params.emplace_back(SqlBlob{EncodeValues(*r.values)});
+    }
+    if (Status s = db.Execute(sql, params); !s.ok()) return s;
+  }
+  return Status();
+}
+
+}  // namespace
+
+std::string EncodeValues(const std::vector<double>& values) {
+  std::string bytes(values.size() * sizeof(double), '\0');
+  if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+StatusOr<std::vector<double>> DecodeValues(std::string_view bytes) {
+  if (bytes.size() % sizeof(double) != 0) {
+    return Status::Error("a samples blob of " + std::to_string(bytes.size()) +
+                         " bytes, not a whole number of float64 values");
+  }
+  std::vector<double> values(bytes.size() / sizeof(double));
+  if (!values.empty()) std::memcpy(values.data(), bytes.data(), bytes.size());
+  return values;
+}
+
+double MedianOf(std::vector<double> values) {
+  if (values.empty()) return 0;
+  const size_t mid = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + mid, values.end());
+  const double upper = values[mid];
+  if (values.size() % 2 == 1) return upper;
+  const double lower = *std::max_element(values.begin(), values.begin() + mid);
+  return lower + (upper - lower) / 2;
+}
+
+StatusOr<std::unique_ptr<HistoryStore>> HistoryStore::Open(const std::string& location,
+                                                           const OpenOptions& options,
+                                                           int* exit_code) {
+  int ignored = 0;
+  int& code = exit_code != nullptr ? *exit_code : ignored;
+  DatabaseErrorKind kind = DatabaseErrorKind::kOther;
+  StatusOr<std::unique_ptr<Database>> db = OpenDatabase(location, options, &kind);
+  if (!db.ok()) {
+    code = ExitCodeFor(kind);
+    return db.status();
+  }
+  return FromDatabase(std::move(*db), exit_code);
+}
+
+StatusOr<std::unique_ptr<HistoryStore>> HistoryStore::FromDatabase(std::unique_ptr<Database> db,
+                                                                   int* exit_code) {
+  int ignored = 0;
+  int& code = exit_code != nullptr ? *exit_code : ignored;
+  SchemaFailure failure = SchemaFailure::kNone;
+  StatusOr<SchemaState> state = MigrateSchema(*db, BENCHPROF_VERSION, &failure);
+  if (!state.ok()) {
+    code = failure == SchemaFailure::kNewerSchema ? kExitBadInput
+                                                  : ExitCodeFor(db->last_error_kind());
+    return state.status();
+  }
+  code = 0;
+  return std::unique_ptr<HistoryStore>(new HistoryStore(std::move(db)));
+}
+
+int HistoryStore::last_failure_exit_code() const { return last_failure_exit_code_; }
+
+Status HistoryStore::Failed(const Status& s) {
+  last_failure_exit_code_ = ExitCodeFor(db_->last_error_kind());
+  return s;
+}
+
+StatusOr<RecordOutcome> HistoryStore::Record(const RunToRecord& run) {
+  last_failure_exit_code_ = kExitBadInput;
+  if (run.content_hash.empty()) return Status::Error("a run to record needs a content hash");
+  if (run.commit.hash.empty()) return Status::Error("a run to record needs a commit");
+  if (run.results == nullptr || run.results->benchmarks.empty()) {
+    return Status::Error("a run to record needs results");
+  }
+  if (run.testbed.name.empty()) return Status::Error("a run to record needs a testbed name");
+  Database& db = *db_;
+  RecordOutcome outcome;
+
+  DatabaseTransaction tx(db);
+  if (!tx.begun().ok()) return Failed(tx.begun());
+
+  StatusOr<SqlRows> existing =
+      db.Query("SELECT id FROM runs WHERE content_hash = $1", {SqlValue(run.content_hash)});
+  if (!existing.ok()) return Failed(existing.status());
+  if (!existing->empty()) {
+    outcome.run_id = Int(existing->front()[0]);
+    outcome.already_recorded = true;
+    return outcome;  // the transaction rolls back: nothing was written
+  }
+
+  // Testbed: found by name. Its stored facts are those it was first
+  // recorded with; other facts under the same name are worth a warning.
+  StatusOr<SqlRows> testbed = db.Query("SELECT id, fingerprint FROM testbeds WHERE name = $1",
+                                       {SqlValue(run.testbed.name)});
+  if (!testbed.ok()) return Failed(testbed.status());
+  if (!testbed->empty() && Text(testbed->front()[1]) != run.testbed.fingerprint) {
+    outcome.warnings.push_back("testbed " + run.testbed.name + " was first recorded on a machine " +
+                               "of fingerprint " + Text(testbed->front()[1]) + "; this one is " +
+                               run.testbed.fingerprint);
+  }
+  StatusOr<int64_t> testbed_id =
+      IdOf(db, "testbeds", "name", run.testbed.name, ", fingerprint, facts",
+           {SqlValue(run.testbed.fingerprint), SqlValue(JsonObject(run.testbed.facts))});
+  if (!testbed_id.ok()) return Failed(testbed_id.status());
+
+  // Commits in hash order, so that concurrent recorders of overlapping
+  // ancestry lock rows in one order (PostgreSQL would otherwise deadlock).
+  std::vector<const CommitInfo*> commits = {&run.commit};
+  for (const CommitInfo& c : run.ancestry) {
+    if (!c.hash.empty()) commits.push_back(&c);
+  }
+  std::sort(commits.begin(), commits.end(),
+            [](const CommitInfo* a, const CommitInfo* b) { return a->hash < b->hash; });
+  for (size_t i = 0; i < commits.size(); ++i) {
+    if (i > 0 && commits[i]->hash == commits[i - 1]->hash) continue;
+    if (Status s = StoreCommit(db, *commits[i]); !s.ok()) return Failed(s);
+  }
+
+  StatusOr<SqlRows> inserted = db.Query(
+      "INSERT INTO runs (content_hash, commit_hash, branch, testbed_id, recorded_at_ns,"
+      " benchprof_version, gbench_version, context)"
+      " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (content_hash) DO NOTHING RETURNING id",
+      {SqlValue(run.content_hash), SqlValue(run.commit.hash), SqlValue(run.branch),
+       SqlValue(*testbed_id), SqlValue(NowNs()), SqlValue(run.benchprof_version),
+       SqlValue(run.gbench_version), SqlValue(JsonObject(run.context))});
+  if (!inserted.ok()) return Failed(inserted.status());
+  if (inserted->empty()) {
+    // Another recorder stored the same content meanwhile (PostgreSQL: it
+    // committed while this one waited on the key; the next statement sees
+    // its row). Returning rolls this transaction back.
+    existing =
+        db.Query("SELECT id FROM runs WHERE content_hash = $1", {SqlValue(run.content_hash)});
+    if (!existing.ok()) return Failed(existing.status());
+    if (existing->empty()) return Failed(Status::Error(db.display_name() + ": run vanished"));
+    outcome.run_id = Int(existing->front()[0]);
+    outcome.already_recorded = true;
+    return outcome;
+  }
+  outcome.run_id = Int(inserted->front()[0]);
+
+  // Metrics and benchmarks, each name once, in name order (lock order, as above).
+  const results::ResultSet& set = *run.results;
+  std::map<std::string, int64_t> metric_ids;
+  for (const results::BenchmarkSamples& b : set.benchmarks) {
+    for (const auto& [metric, values] : b.metrics) metric_ids.emplace(metric, 0);
+  }
+  for (auto& [metric, id] : metric_ids) {
+    const auto found = set.metrics.find(metric);
+    const results::MetricInfo info =
+        found != set.metrics.end() ? found->second : results::MetricInfo{metric};
+    StatusOr<int64_t> got =
+        IdOf(db, "metrics", "name", metric, ", unit, kind, higher_is_better, exact_medians",
+             {SqlValue(info.unit), SqlValue(std::string(KindName(info.kind))),
+              SqlValue(int64_t{info.higher_is_better}), SqlValue(int64_t{info.exact_medians})});
+    if (!got.ok()) return Failed(got.status());
+    id = *got;
+  }
+  std::map<std::string, int64_t> benchmark_ids;
+  for (const results::BenchmarkSamples& b : set.benchmarks) benchmark_ids.emplace(b.name, 0);
+  for (auto& [name, id] : benchmark_ids) {
+    StatusOr<int64_t> got = IdOf(db, "benchmarks", "name", name);
+    if (!got.ok()) return Failed(got.status());
+    id = *got;
+  }
+
+  std::vector<SampleRow> rows;
+  for (const results::BenchmarkSamples& b : set.benchmarks) {
+    for (const auto& [metric, values] : b.metrics) {
+      rows.push_back({benchmark_ids[b.name], metric_ids[metric], metric == b.time_metric, &values});
+    }
+  }
+  if (Status s = InsertSamples(db, outcome.run_id, rows); !s.ok()) return Failed(s);
+
+  for (const Attachment& a : run.attachments) {
+    StatusOr<std::string> compressed = encode::GzipCompress(a.bytes);
+    if (!compressed.ok()) return compressed.status().WithContext(a.name);
+    if (Status s = db.Execute(
+            "INSERT INTO attachments (run_id, name, kind, size, gzip_bytes)"
+            " VALUES ($1, $2, $3, $4, $5)",
+            {SqlValue(outcome.run_id), SqlValue(a.name), SqlValue(a.kind),
+             SqlValue(static_cast<int64_t>(a.bytes.size())), SqlValue(SqlBlob{*compressed})});
+        !s.ok()) {
+      return Failed(s.WithContext("attachment " + a.name));
+    }
+  }
+
+  if (Status s = tx.Commit(); !s.ok()) return Failed(s);
+  outcome.benchmarks = static_cast<int>(benchmark_ids.size());
+  outcome.metrics = static_cast<int>(metric_ids.size());
+  return outcome;
+}
+
+StatusOr<std::map<std::string, size_t>> HistoryStore::AncestryRanks() {
+  Database& db = *db_;
+  StatusOr<SqlRows> commits = db.Query("SELECT hash, committer_time_ns FROM commits");
+  if (!commits.ok()) return Failed(commits.status());
+  StatusOr<SqlRows> parents = db.Query("SELECT hash, parent FROM commit_parents");
+  if (!parents.ok()) return Failed(parents.status());
+
+  // Kahn's algorithm, taking among the commits whose known parents are all
+  // placed the oldest (committer time, then hash): ancestors come first,
+  // and what the graph leaves unordered is ordered by time, deterministically.
+  std::unordered_map<std::string, size_t> index;
+  std::vector<std::pair<int64_t, std::string>> nodes;
+  for (const auto& row : *commits) {
+    index.emplace(Text(row[0]), nodes.size());
+    nodes.emplace_back(Int(row[1]), Text(row[0]));
+  }
+  std::vector<std::vector<size_t>> children(nodes.size());
+  std::vector<size_t> waiting(nodes.size(), 0);
+  for (const auto& row : *parents) {
+    const auto child = index.find(Text(row[0]));
+    const auto parent = index.find(Text(row[1]));
+    if (child == index.end() || parent == index.end() || child->second == parent->second) continue;
+    children[parent->second].push_back(child->second);
+    ++waiting[child->second];
+  }
+  using Ready = std::pair<std::pair<int64_t, std::string>, size_t>;
+  std::priority_queue<Ready, std::vector<Ready>, std::greater<>> ready;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (waiting[i] == 0) ready.push({nodes[i], i});
+  }
+  std::map<std::string, size_t> rank;
+  std::vector<bool> placed(nodes.size(), false);
+  while (!ready.empty()) {
+    const size_t i = ready.top().second;
+    ready.pop();
+    placed[i] = true;
+    rank.emplace(nodes[i].second, rank.size());
+    for (size_t c : children[i]) {
+      if (--waiting[c] == 0) ready.push({nodes[c], c});
+    }
+  }
+  // A cycle (parents given by hand can make one) leaves commits unplaced:
+  // they go last, by time.
+  std::vector<size_t> rest;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (!placed[i]) rest.push_back(i);
+  }
+  std::sort(rest.begin(), rest.end(), [&](size_t a, size_t b) { return nodes[a] < nodes[b]; });
+  for (size_t i : rest) rank.emplace(nodes[i].second, rank.size());
+  return rank;
+}
+
+StatusOr<std::vector<Series>> HistoryStore::LoadSeries(const SeriesFilter& filter) {
+  Database& db = *db_;
+  StatusOr<std::map<std::string, size_t>> ranks = AncestryRanks();
+  if (!ranks.ok()) return ranks.status();
+
+  StatusOr<SqlRows> benchmarks = db.Query("SELECT id, name FROM benchmarks");
+  if (!benchmarks.ok()) return Failed(benchmarks.status());
+  std::vector<int64_t> wanted;
+  for (const auto& row : *benchmarks) {
+    if (!filter.benchmark || filter.benchmark->Search(Text(row[1]))) wanted.push_back(Int(row[0]));
+  }
+  std::sort(wanted.begin(), wanted.end());
+  if (wanted.empty()) return std::vector<Series>{};
+
+  const std::string base =
+      "SELECT b.name, m.name, m.unit, m.kind, m.higher_is_better, m.exact_medians,"
+      " t.name, r.branch, r.id, r.commit_hash, r.recorded_at_ns, s.values_blob"
+      " FROM samples s JOIN runs r ON r.id = s.run_id JOIN benchmarks b ON b.id = s.benchmark_id"
+      " JOIN metrics m ON m.id = s.metric_id JOIN testbeds t ON t.id = r.testbed_id"
+      " WHERE ($1 = '' OR m.name = $1) AND ($2 = '' OR t.name = $2) AND ($3 = '' OR r.branch = $3)";
+  // All at once when every benchmark is wanted; else one query per
+  // benchmark, which reads only its rows (the key starts with it).
+  std::vector<std::optional<int64_t>> queries;
+  if (wanted.size() == benchmarks->size()) {
+    queries.push_back(std::nullopt);
+  } else {
+    queries.assign(wanted.begin(), wanted.end());
+  }
+  std::map<SeriesKey, Series> found;
+  for (const std::optional<int64_t>& benchmark : queries) {
+    std::vector<SqlValue> params = {SqlValue(filter.metric), SqlValue(filter.testbed),
+                                    SqlValue(filter.branch)};
+    std::string sql = base;
+    if (benchmark) {
+      sql += " AND s.benchmark_id = $4";
+      params.emplace_back(*benchmark);
+    }
+    StatusOr<SqlRows> rows = db.Query(sql, params);
+    if (!rows.ok()) return Failed(rows.status());
+    for (auto& row : *rows) {
+      SeriesKey key{Text(row[0]), Text(row[1]), Text(row[6]), Text(row[7])};
+      auto [it, fresh] = found.try_emplace(key);
+      Series& series = it->second;
+      if (fresh) {
+        series.key = std::move(key);
+        series.info.unit = Text(row[2]);
+        series.info.kind = KindFromName(Text(row[3]));
+        series.info.higher_is_better = Int(row[4]) != 0;
+        series.info.exact_medians = Int(row[5]) != 0;
+      }
+      SeriesPoint point;
+      point.run_id = Int(row[8]);
+      point.commit = Text(row[9]);
+      point.recorded_at_ns = Int(row[10]);
+      StatusOr<std::vector<double>> values = DecodeValues(Text(row[11]));
+      if (!values.ok()) {
+        return Status::Error(db.display_name() + ": run " + std::to_string(point.run_id) + ": " +
+                             values.status().message());
+      }
+      point.values = std::move(*values);
+      point.median = MedianOf(point.values);
+      series.points.push_back(std::move(point));
+    }
+  }
+  std::vector<Series> out;
+  out.reserve(found.size());
+  const auto rank_of = [&](const std::string& hash) {
+    const auto it = ranks->find(hash);
+    return it == ranks->end() ? ranks->size() : it->second;
+  };
+  for (auto& [key, series] : found) {
+    std::sort(series.points.begin(), series.points.end(),
+              [&](const SeriesPoint& a, const SeriesPoint& b) {
+                return std::make_tuple(rank_of(a.commit), a.recorded_at_ns, a.run_id) <
+                       std::make_tuple(rank_of(b.commit), b.recorded_at_ns, b.run_id);
+              });
+    out.push_back(std::move(series));
+  }
+  return out;
+}
+
+StatusOr<std::map<std::string, CommitInfo>> HistoryStore::Commits(
+    const std::vector<std::string>& hashes) {
+  std::map<std::string, CommitInfo> out;
+  for (const std::string& hash : std::set<std::string>(hashes.begin(), hashes.end())) {
+    StatusOr<SqlRows> rows = db_->Query(
+        "SELECT committer_time_ns, subject FROM commits WHERE hash = $1", {SqlValue(hash)});
+    if (!rows.ok()) return Failed(rows.status());
+    if (rows->empty()) continue;
+    CommitInfo c;
+    c.hash = hash;
+    c.committer_time_ns = Int(rows->front()[0]);
+    c.subject = Text(rows->front()[1]);
+    StatusOr<SqlRows> parents = db_->Query(
+        "SELECT parent FROM commit_parents WHERE hash = $1 ORDER BY position", {SqlValue(hash)});
+    if (!parents.ok()) return Failed(parents.status());
+    for (const auto& p : *parents) c.parents.push_back(Text(p[0]));
+    out.emplace(hash, std::move(c));
+  }
+  return out;
+}
+
+StatusOr<std::optional<CommitInfo>> HistoryStore::FindCommit(
+    const std::string& hash_or_unique_prefix) {
+  last_failure_exit_code_ = kExitBadInput;
+  const std::string& prefix = hash_or_unique_prefix;
+  if (prefix.size() < 4 || !IsHex(prefix)) {
+    return Status::Error("commit " + prefix + ": expected at least 4 hexadecimal digits");
+  }
+  std::string lower = prefix;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  // A range instead of LIKE: the prefix is hexadecimal, and a range uses
+  // the primary key on both backends whatever their collation.
+  StatusOr<SqlRows> rows = db_->Query(
+      "SELECT hash FROM commits WHERE hash >= $1 AND hash < $2 ORDER BY hash LIMIT 2",
+      {SqlValue(lower), SqlValue(lower + "g")});
+  if (!rows.ok()) return Failed(rows.status());
+  if (rows->empty()) return std::optional<CommitInfo>();
+  if (rows->size() > 1) {
+    return Status::Error("commit " + prefix + " is ambiguous: " + Text((*rows)[0][0]) + ", " +
+                         Text((*rows)[1][0]) + ", ...");
+  }
+  StatusOr<std::map<std::string, CommitInfo>> c = Commits({Text(rows->front()[0])});
+  if (!c.ok()) return c.status();
+  if (c->empty()) return std::optional<CommitInfo>();
+  return std::optional<CommitInfo>(c->begin()->second);
+}
+
+StatusOr<std::vector<Attachment>> HistoryStore::Attachments(int64_t run_id) {
+  StatusOr<SqlRows> rows = db_->Query(
+      "SELECT name, kind, gzip_bytes FROM attachments WHERE run_id = $1 ORDER BY name",
+      {SqlValue(run_id)});
+  if (!rows.ok()) return Failed(rows.status());
+  std::vector<Attachment> out;
+  for (const auto& row : *rows) {
+    StatusOr<std::string> bytes = encode::GzipDecompress(Text(row[2]), size_t{1} << 34);
+    if (!bytes.ok()) {
+      last_failure_exit_code_ = kExitBadInput;
+      return bytes.status().WithContext(db_->display_name() + ": attachment " + Text(row[0]));
+    }
+    out.push_back({Text(row[0]), Text(row[1]), std::move(*bytes)});
+  }
+  return out;
+}
+
+StatusOr<std::vector<TestbedIdentity>> HistoryStore::Testbeds() {
+  StatusOr<SqlRows> rows =
+      db_->Query("SELECT name, fingerprint, facts FROM testbeds ORDER BY name");
+  if (!rows.ok()) return Failed(rows.status());
+  std::vector<TestbedIdentity> out;
+  for (const auto& row : *rows) out.push_back({Text(row[0]), Text(row[1]), JsonMembers(Text(row[2]))});
+  return out;
+}
+
+StatusOr<std::vector<RunInfo>> HistoryStore::Runs() {
+  StatusOr<std::map<std::string, size_t>> ranks = AncestryRanks();
+  if (!ranks.ok()) return ranks.status();
+  StatusOr<SqlRows> rows = db_->Query(
+      "SELECT r.id, r.content_hash, r.commit_hash, r.branch, t.name, r.recorded_at_ns,"
+      " r.benchprof_version, r.gbench_version FROM runs r JOIN testbeds t ON t.id = r.testbed_id");
+  if (!rows.ok()) return Failed(rows.status());
+  std::vector<RunInfo> out;
+  for (const auto& row : *rows) {
+    out.push_back({Int(row[0]), Text(row[1]), Text(row[2]), Text(row[3]), Text(row[4]),
+                   Int(row[5]), Text(row[6]), Text(row[7])});
+  }
+  const auto rank_of = [&](const std::string& hash) {
+    const auto it = ranks->find(hash);
+    return it == ranks->end() ? ranks->size() : it->second;
+  };
+  std::sort(out.begin(), out.end(), [&](const RunInfo& a, const RunInfo& b) {
+    return std::make_tuple(rank_of(a.commit), a.recorded_at_ns, a.id) <
+           std::make_tuple(rank_of(b.commit), b.recorded_at_ns, b.id);
+  });
+  return out;
+}
+
+StatusOr<std::map<std::string, std::string>> HistoryStore::TimeMetrics() {
+  StatusOr<SqlRows> rows = db_->Query(
+      "SELECT b.name, m.name, s.run_id FROM samples s JOIN benchmarks b ON b.id = s.benchmark_id"
+      " JOIN metrics m ON m.id = s.metric_id WHERE s.is_time = 1 ORDER BY s.run_id");
+  if (!rows.ok()) return Failed(rows.status());
+  std::map<std::string, std::string> out;
+  for (const auto& row : *rows) out[Text(row[0])] = Text(row[1]);  // the latest run wins
+  return out;
+}
+
+}  // namespace benchprof::history

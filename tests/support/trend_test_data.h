@@ -23,11 +23,12 @@
 
 namespace benchprof::testing {
 
-// A 40-digit hexadecimal hash of commit k: "00..0k" with k in hexadecimal,
-// after a fixed prefix so short hashes differ ("c0ffee" + 34 digits).
+// A 40-digit hexadecimal hash of commit k: 8 digits that differ from
+// commit to commit (as real hashes' short forms do), then k in hexadecimal.
 inline std::string TrendCommitHash(size_t k) {
+  const uint32_t mixed = static_cast<uint32_t>((k + 1) * 2654435761u);
   char hash[41];
-  std::snprintf(hash, sizeof hash, "c0ffee%034zx", k);
+  std::snprintf(hash, sizeof hash, "%08x%032zx", mixed, k);
   return hash;
 }
 
@@ -50,8 +51,8 @@ struct PlantedStep {
   bool regression = true;
 };
 
-// A series of `runs` runs of `repetitions` values each: level 1000 (ns/op)
-// times the planted steps, each value within +-`noise` (relative) of its
+// A series of `runs` runs of `repetitions` values each: level 1000 (in
+// ns/op, or in the metric when it is a ".../op") times the planted steps, each value within +-`noise` (relative) of its
 // level, drawn from a fixed-seed generator. Runs on commits 0 .. runs-1.
 inline history::AnalysedSeries PlantedSeries(history::SeriesKey key, size_t runs,
                                              size_t repetitions,
@@ -59,8 +60,10 @@ inline history::AnalysedSeries PlantedSeries(history::SeriesKey key, size_t runs
                                              double noise = 0.01, uint64_t seed = 1) {
   history::AnalysedSeries out;
   out.series.key = std::move(key);
-  out.series.info.unit = "ns/op";
-  out.series.info.kind = results::MetricKind::kTime;
+  // "allocs/op" and the like are their own unit; times are in ns/op.
+  const bool per_op = out.series.key.metric.find("/op") != std::string::npos;
+  out.series.info.unit = per_op ? out.series.key.metric : "ns/op";
+  out.series.info.kind = per_op ? results::MetricKind::kExact : results::MetricKind::kTime;
   uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
   const auto uniform = [&state] {  // in [-1, 1)
     state = state * 6364136223846793005ull + 1442695040888963407ull;

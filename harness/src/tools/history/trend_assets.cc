@@ -182,8 +182,12 @@ std::string_view TrendPageScript() {
     }
     svg.appendChild(dots);
 
+    var lastLabel = -Infinity, row = 0;
     for (j = 0; j < cps.length; j++) {
       var cp = cps[j], at = cp.i > 0 ? (x(cp.i - 1) + x(cp.i)) / 2 : x(cp.i);
+      // A label close to the one before goes on the other row.
+      row = at - lastLabel < 150 ? 1 - row : 0;
+      lastLabel = at;
       var good = commits[d.commit[Math.max(0, cp.i - 1)]][0], bad = commits[d.commit[cp.i]][0];
       var up = cp.a !== null && cp.b !== null && cp.a > cp.b;
       var g = el('g', {'class': 'tp-cp ' + (cp.reg ? 'tp-reg' : 'tp-imp'), 'data-i': cp.i,
@@ -192,8 +196,9 @@ std::string_view TrendPageScript() {
       el('title', {}, g, (cp.reg ? 'Regression ' : 'Improvement ') + pct(cp.c) + ' between ' +
          shortHash(good) + ' (last good) and ' + shortHash(bad) + ' (first bad)');
       el('line', {x1: r(at), x2: r(at), y1: TOP - 4, y2: TOP + plotH}, g);
-      el('text', {x: r(at), y: TOP - 8, 'text-anchor': at > LEFT + plotW * 0.8 ? 'end' : 'middle'}, g,
-         (up ? '\u25b2' : '\u25bc') + pct(cp.c) + (cp.reg ? ' regression' : ''));
+      el('text', {x: r(at), y: row ? TOP + 10 : TOP - 8,
+                  'text-anchor': at > LEFT + plotW * 0.85 ? 'end' : at < LEFT + plotW * 0.15 ? 'start' : 'middle'},
+         g, (up ? '\u25b2' : '\u25bc') + pct(cp.c) + (cp.reg ? ' regression' : ' improvement'));
     }
     var mark = el('circle', {'class': 'tp-hl', r: 5, cx: -10, cy: -10}, svg);
 
@@ -235,11 +240,14 @@ std::string_view TrendPageScript() {
       else if (ev.key === 'Escape') { tip.hidden = true; return; }
       else return;
       ev.preventDefault();
-      var rect = svg.getBoundingClientRect();
-      show(k, rect.left + x(k) * rect.width / width, rect.top + TOP);
+      box.showRun(k);
     });
     box.addEventListener('blur', function () { tip.hidden = true; });
 
+    box.showRun = function (k) {
+      var rect = svg.getBoundingClientRect();
+      show(k, rect.left + x(k) * rect.width / width, rect.top + TOP);
+    };
     box.appendChild(svg);
     box.setAttribute('data-points', points);
     box.setAttribute('data-cps', cps.length);
@@ -295,6 +303,13 @@ std::string_view TrendPageScript() {
       try { value = decodeURIComponent(value); } catch (e) { continue; }
       if (key === 'filter') { filterBox.value = value; filter(value); }
       else if (key === 'draw') drawAll();
+      else if (key === 'tip') {
+        var at = value.split(','), i = Number(at[0]), k = Number(at[1]);
+        if (i >= 0 && i < series.length && k >= 0 && k < series[i].d.length) {
+          draw(i);
+          charts[i].showRun(k);
+        }
+      }
     }
   }
 

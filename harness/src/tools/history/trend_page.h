@@ -8,8 +8,9 @@
 // repetitions as a bar behind it, the level of each segment between change
 // points as a line, the y-axis in the metric's unit, and every change point
 // marked between its last good and first bad run: a regression red with a
-// dashed line and "▲"/"▼" plus its change, an improvement blue with a
-// dotted line (so neither is told by colour alone). Hovering a chart shows
+// dashed line, an improvement blue with a dotted line, each labelled with
+// "▲" or "▼" (the direction of the values), its change and "regression" or
+// "improvement" (so neither is told by colour alone). Hovering a chart shows
 // the nearest run's commit (short hash, subject, time), median, min–max and
 // repetitions. Under each chart a table lists its change points (commit
 // range, change, before and after medians, p-value, and the link to the
@@ -20,13 +21,14 @@
 // (case-insensitively) in the series' benchmark, metric, testbed or branch.
 // The URL fragment drives the page for links and for tests: "#filter=TEXT"
 // fills the filter box, "#draw" draws every chart at load (otherwise a
-// chart is drawn when it scrolls into view), joined by '&'. After loading,
+// chart is drawn when it scrolls into view), "#tip=S,K" shows the tooltip
+// of run K of series S (both from 0), joined by '&'. After loading,
 // <html> carries data-tp-ready-ms (performance.now() once the charts in
 // view are drawn) and each chart's element data-points (points drawn) and
 // data-cps (change points marked).
 //
 // The data, one <script type="application/json" id="tp-data"> block:
-//   {"v":1,"commits":[[hash,time_s,subject],...],"series":[S,...]}
+//   {"v":1,"series":[S,...],"commits":[[hash,time_s,subject],...]}
 // commits listed once, in order of first use; time_s is the committer time
 // in seconds since the epoch (0 when unknown). Each S:
 //   {"b":benchmark,"m":metric,"t":testbed,"br":branch,"u":unit,"hib":0|1,

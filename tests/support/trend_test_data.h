@@ -46,14 +46,15 @@ inline std::map<std::string, history::CommitInfo> TrendCommits(size_t n) {
 }
 
 struct PlantedStep {
-  size_t index = 0;     // the first run at the new level
-  double change = 0;    // relative: 0.05 is 5% higher
+  size_t index = 0;   // the first run at the new level
+  double change = 0;  // relative: 0.05 is 5% higher
   bool regression = true;
 };
 
 // A series of `runs` runs of `repetitions` values each: level 1000 (in
-// ns/op, or in the metric when it is a ".../op") times the planted steps, each value within +-`noise` (relative) of its
-// level, drawn from a fixed-seed generator. Runs on commits 0 .. runs-1.
+// ns/op, or in the metric when it is a ".../op") times the planted steps, each value within
+// +-`noise` (relative) of its level, drawn from a fixed-seed generator. Runs on commits 0 ..
+// runs-1.
 inline history::AnalysedSeries PlantedSeries(history::SeriesKey key, size_t runs,
                                              size_t repetitions,
                                              const std::vector<PlantedStep>& steps,
@@ -82,7 +83,8 @@ inline history::AnalysedSeries PlantedSeries(history::SeriesKey key, size_t runs
     point.run_id = static_cast<int64_t>(k + 1);
     point.commit = TrendCommitHash(k);
     point.recorded_at_ns = static_cast<int64_t>(k) * 1'000'000'000;
-    for (size_t r = 0; r < repetitions; ++r) point.values.push_back(level * (1 + noise * uniform()));
+    for (size_t r = 0; r < repetitions; ++r)
+      point.values.push_back(level * (1 + noise * uniform()));
     std::vector<double> sorted = point.values;
     std::sort(sorted.begin(), sorted.end());
     const size_t n = sorted.size();

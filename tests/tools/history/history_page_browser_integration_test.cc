@@ -98,7 +98,7 @@ struct ShownSeries {
   bool hidden = false;
   std::string points = "<absent>", cps = "<absent>";
   std::vector<std::map<std::string, std::string>> marks;  // attributes of each change-point mark
-  std::string link;  // the flame-graph link's element, or ""
+  std::string link;                                       // the flame-graph link's element, or ""
 };
 
 std::string Attribute(const std::string& dom, const std::string& name) {
@@ -113,7 +113,8 @@ std::vector<ShownSeries> Sections(const std::string& dom) {
   const std::string open = "<section class=\"tp-s\"";
   for (size_t at = dom.find(open); at != std::string::npos;) {
     const size_t next = dom.find(open, at + 1);
-    const std::string section = dom.substr(at, next == std::string::npos ? std::string::npos : next - at);
+    const std::string section =
+        dom.substr(at, next == std::string::npos ? std::string::npos : next - at);
     ShownSeries s;
     s.hidden = section.substr(0, section.find('>')).find(" hidden") != std::string::npos;
     const size_t chart = section.find("<div class=\"tp-chart\"");
@@ -127,7 +128,8 @@ std::vector<ShownSeries> Sections(const std::string& dom) {
          it != std::sregex_iterator(); ++it) {
       const std::string attributes = (*it)[2];
       std::map<std::string, std::string> m{{"class", (*it)[1]}};
-      for (const char* name : {"data-i", "data-last-good", "data-first-bad", "data-change", "data-kind"}) {
+      for (const char* name :
+           {"data-i", "data-last-good", "data-first-bad", "data-change", "data-kind"}) {
         m[name] = Attribute(attributes, name);
       }
       s.marks.push_back(m);
@@ -256,10 +258,10 @@ TEST_F(TrendPageBrowserTest, TwoHundredSeriesOfAThousandRunsBecomeUsable) {
   TrendPageInput input;
   input.title = "200 x 1000";
   for (size_t s = 0; s < 200; ++s) {
-    input.series.push_back(PlantedSeries(
-        {"BM_Benchmark" + std::to_string(s) + "/1024", s % 2 ? "cpu_time" : "real_time",
-         "ci-large", "main"},
-        1000, 10, {{300, 0.05, true}, {700, -0.02, false}}, 0.01, s + 1));
+    input.series.push_back(PlantedSeries({"BM_Benchmark" + std::to_string(s) + "/1024",
+                                          s % 2 ? "cpu_time" : "real_time", "ci-large", "main"},
+                                         1000, 10, {{300, 0.05, true}, {700, -0.02, false}}, 0.01,
+                                         s + 1));
   }
   input.commits = testing::TrendCommits(1000);
   const std::string url = Page(input, "big");
@@ -274,9 +276,10 @@ TEST_F(TrendPageBrowserTest, TwoHundredSeriesOfAThousandRunsBecomeUsable) {
   for (const ShownSeries& s : Sections(dom)) drawn += s.points == "1000";
   EXPECT_GE(drawn, 1u);
   EXPECT_LT(drawn, 200u) << "the charts out of view wait";
-  std::printf("200 series x 1,000 runs: %zu bytes, %zu charts drawn at load, usable %s ms after "
-              "navigation\n",
-              testing::ReadFile(dir_.File("big.html")).size(), drawn, ready.c_str());
+  std::printf(
+      "200 series x 1,000 runs: %zu bytes, %zu charts drawn at load, usable %s ms after "
+      "navigation\n",
+      testing::ReadFile(dir_.File("big.html")).size(), drawn, ready.c_str());
   // The target. Measured at about 270 ms on a 2-core machine shared
   // by other builds: far enough below to assert without flaking.
   EXPECT_LE(std::stoi(ready), 2000);

@@ -4,8 +4,6 @@
 // names, subjects and titles cannot end an element or the data; an attached
 // flame graph page comes back byte for byte; the page is well-formed HTML;
 // and 200 series of 1,000 runs fit in 5 MB.
-#include "tools/history/trend_page.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,6 +16,7 @@
 #include "encode/gzip.h"
 #include "support/html_document.h"
 #include "support/trend_test_data.h"
+#include "tools/history/trend_page.h"
 #include "tools/text_format.h"
 
 namespace benchprof::history {
@@ -55,12 +54,18 @@ std::string Base64Decode(const std::string& text) {
   int have = 0;
   for (const char c : text) {
     int v;
-    if (c >= 'A' && c <= 'Z') v = c - 'A';
-    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9') v = c - '0' + 52;
-    else if (c == '+') v = 62;
-    else if (c == '/') v = 63;
-    else continue;  // '=' padding
+    if (c >= 'A' && c <= 'Z')
+      v = c - 'A';
+    else if (c >= 'a' && c <= 'z')
+      v = c - 'a' + 26;
+    else if (c >= '0' && c <= '9')
+      v = c - '0' + 52;
+    else if (c == '+')
+      v = 62;
+    else if (c == '/')
+      v = 63;
+    else
+      continue;  // '=' padding
     bits = bits << 6 | static_cast<uint32_t>(v);
     have += 6;
     if (have >= 8) {
@@ -97,7 +102,8 @@ std::vector<DecodedRun> DecodeSeries(const json::Value& data, size_t s) {
     runs[k].min = value(quanta - lo[k].as_number());
     runs[k].max = value(quanta + hi[k].as_number());
     const json::Value& r = *series.Find("r");
-    runs[k].repetitions = static_cast<size_t>(r.is_number() ? r.as_number() : r.as_array()[k].as_number());
+    runs[k].repetitions =
+        static_cast<size_t>(r.is_number() ? r.as_number() : r.as_array()[k].as_number());
   }
   const json::Value::Array& c = series.Find("c")->as_array();
   size_t k = 0;
@@ -276,11 +282,13 @@ TEST(TrendPageData, HostileNamesCannotBreakOut) {
 
 TEST(TrendPageData, AttachedFlameGraphComesBackByteForByte) {
   std::string flame = "<!DOCTYPE html>\n<html><script>\n// a comment\n</script>\u2028\n";
-  for (int i = 0; i < 2000; ++i) flame += "<div class=\"fg-f\">frame " + std::to_string(i) + "</div>\n";
+  for (int i = 0; i < 2000; ++i)
+    flame += "<div class=\"fg-f\">frame " + std::to_string(i) + "</div>\n";
   TrendPageInput input;
-  input.series.push_back(PlantedSeries({"BM_a", "cpu_time", "t", "main"}, 40, 3,
-                                       {{10, 0.1, true}, {30, 0.1, true}}));
-  input.series.push_back(PlantedSeries({"BM_b", "cpu_time", "t", "main"}, 40, 3, {{20, 0.1, true}}));
+  input.series.push_back(
+      PlantedSeries({"BM_a", "cpu_time", "t", "main"}, 40, 3, {{10, 0.1, true}, {30, 0.1, true}}));
+  input.series.push_back(
+      PlantedSeries({"BM_b", "cpu_time", "t", "main"}, 40, 3, {{20, 0.1, true}}));
   input.diff_flamegraphs[{0, 1}] = flame;
   input.diff_flamegraphs[{1, 0}] = "second";
   input.diff_flamegraphs[{1, 5}] = "no such change point";
@@ -293,8 +301,8 @@ TEST(TrendPageData, AttachedFlameGraphComesBackByteForByte) {
   EXPECT_EQ(series[1].Find("cp")->as_array()[0].Find("f")->as_number(), 1);
   EXPECT_EQ(Count(page, "<a class=\"tp-fg-link\""), 2u);
 
-  for (const auto& [f, expected] : std::vector<std::pair<std::string, std::string>>{
-           {"0", flame}, {"1", "second"}}) {
+  for (const auto& [f, expected] :
+       std::vector<std::pair<std::string, std::string>>{{"0", flame}, {"1", "second"}}) {
     const std::string block =
         Element(page, "<script type=\"text/plain\" class=\"tp-fg\" data-f=\"" + f + "\">");
     ASSERT_FALSE(block.empty()) << f;
@@ -320,10 +328,10 @@ TEST(TrendPageSize, TwoHundredSeriesOfAThousandRunsFitInFiveMegabytes) {
   TrendPageInput input;
   input.title = "200 x 1000";
   for (size_t s = 0; s < 200; ++s) {
-    input.series.push_back(PlantedSeries(
-        {"BM_Benchmark" + std::to_string(s) + "/1024", s % 2 ? "cpu_time" : "real_time",
-         "ci-large", "main"},
-        1000, 10, {{300, 0.05, true}, {700, -0.02, false}}, 0.01, s + 1));
+    input.series.push_back(PlantedSeries({"BM_Benchmark" + std::to_string(s) + "/1024",
+                                          s % 2 ? "cpu_time" : "real_time", "ci-large", "main"},
+                                         1000, 10, {{300, 0.05, true}, {700, -0.02, false}}, 0.01,
+                                         s + 1));
   }
   input.commits = TrendCommits(1000);
   const std::string page = TrendPageHtml(input);

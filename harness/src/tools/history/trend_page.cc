@@ -120,8 +120,8 @@ int QuantumExponent(const Series& series) {
 
 int64_t Quanta(double value, int exponent) {
   if (!std::isfinite(value)) return 0;
-  const double scaled = exponent < 0 ? value * std::pow(10.0, -exponent)
-                                     : value / std::pow(10.0, exponent);
+  const double scaled =
+      exponent < 0 ? value * std::pow(10.0, -exponent) : value / std::pow(10.0, exponent);
   return std::llround(scaled);
 }
 
@@ -264,7 +264,8 @@ void AppendSeriesJson(std::string& json, const AnalysedSeries& analysed, CommitT
   }
   json += "],\n\"d\":[" + deltas + "],\n\"lo\":[" + lows + "],\n\"hi\":[" + highs + "],\"r\":";
   if (same_repetitions) {
-    AppendInt(json, series.points.empty() ? 0 : static_cast<int64_t>(series.points[0].values.size()));
+    AppendInt(json,
+              series.points.empty() ? 0 : static_cast<int64_t>(series.points[0].values.size()));
   } else {
     json += '[';
     for (size_t k = 0; k < series.points.size(); ++k) {
@@ -411,9 +412,9 @@ std::string TrendPageHtml(const TrendPageInput& input) {
   html += TrendPageStyle();
   html += "</style>\n</head><body>\n<h1>";
   AppendHtmlEscaped(html, input.title);
-  html += "</h1>\n<p class=\"meta\">" + Grouped(input.series.size()) + " series, " +
-          Grouped(runs) + " runs, " + Grouped(change_points) + " change points: " +
-          Grouped(regressions) + " regressions, " + Grouped(change_points - regressions) +
+  html += "</h1>\n<p class=\"meta\">" + Grouped(input.series.size()) + " series, " + Grouped(runs) +
+          " runs, " + Grouped(change_points) + " change points: " + Grouped(regressions) +
+          " regressions, " + Grouped(change_points - regressions) +
           " improvements</p>\n"
           "<div class=\"tp-bar\"><label>Filter <input id=\"tp-filter\" type=\"search\" "
           "placeholder=\"benchmark or metric\" aria-controls=\"tp-list\" "

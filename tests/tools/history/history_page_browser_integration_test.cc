@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <regex>
 #include <set>
@@ -214,6 +215,27 @@ TEST_F(TrendPageBrowserTest, ChangePointWithAFlameGraphLinksToIt) {
             std::to_string(input.diff_flamegraphs.at({0, 1}).size()));
   EXPECT_EQ(shown[1].link, "");
   EXPECT_EQ(shown[2].link, "");
+}
+
+// Series with no run, one run, and runs without a finite median draw what
+// they have, and the script runs to its end.
+TEST_F(TrendPageBrowserTest, ShortAndPartlyEmptySeriesDraw) {
+  TrendPageInput input;
+  input.series.push_back(PlantedSeries({"BM_None", "cpu_time", "ci", "main"}, 0, 3, {}));
+  input.series.push_back(PlantedSeries({"BM_One", "cpu_time", "ci", "main"}, 1, 3, {}));
+  input.series.push_back(PlantedSeries({"BM_Gaps", "cpu_time", "ci", "main"}, 8, 3, {{4, 0.2}}));
+  input.series[2].series.points[1].median = std::numeric_limits<double>::quiet_NaN();
+  input.series[2].series.points[2].values.clear();
+  const std::string dom = Dom(Page(input, "short") + "#draw&tip=2,1");
+  const std::vector<ShownSeries> shown = Sections(dom);
+  ASSERT_EQ(shown.size(), 3u);
+  EXPECT_EQ(shown[0].points, "0");
+  EXPECT_EQ(shown[1].points, "1");
+  EXPECT_EQ(shown[2].points, "7");
+  EXPECT_EQ(shown[2].cps, "1");
+  EXPECT_NE(Attribute(dom, "data-tp-ready-ms"), "<absent>");
+  EXPECT_NE(dom.find("<div>no finite median (3 repetitions)</div><div>run 2 of 8</div>"),
+            std::string::npos);
 }
 
 // The tooltip of a run (as hovering shows it; "#tip=" shows it without a

@@ -314,6 +314,28 @@ TEST(TrendPageData, AttachedFlameGraphComesBackByteForByte) {
   EXPECT_EQ(testing::CheckHtml(page), "");
 }
 
+TEST(TrendPageData, ChangePointsOutsideTheirSeriesAreLeftOut) {
+  TrendPageInput input;
+  input.series.push_back(PlantedSeries({"BM_a", "cpu_time", "t", "main"}, 10, 3, {{5, 0.1, true}}));
+  ChangePoint past_the_end = input.series[0].change_points[0];
+  past_the_end.index = 10;
+  input.series[0].change_points.push_back(past_the_end);
+  input.series.push_back(PlantedSeries({"BM_empty", "cpu_time", "t", "main"}, 0, 3, {}));
+  input.series[1].change_points.push_back(past_the_end);
+  input.diff_flamegraphs[{0, 1}] = "left out with its change point";
+  const std::string page = TrendPageHtml(input);
+  const json::Value data = PageData(page);
+  ASSERT_TRUE(data.is_object());
+  const json::Value::Array& series = data.Find("series")->as_array();
+  ASSERT_EQ(series[0].Find("cp")->as_array().size(), 1u);
+  EXPECT_EQ(series[0].Find("cp")->as_array()[0].Find("i")->as_number(), 5);
+  EXPECT_TRUE(series[1].Find("cp")->as_array().empty());
+  EXPECT_TRUE(series[1].Find("d")->as_array().empty());
+  EXPECT_EQ(Count(page, "class=\"tp-fg\""), 0u);
+  EXPECT_NE(page.find("2 series, 10 runs, 1 change points: 1 regressions"), std::string::npos);
+  EXPECT_EQ(testing::CheckHtml(page), "");
+}
+
 TEST(TrendPageData, NoSeriesIsAPageToo) {
   TrendPageInput input;
   input.title = "empty";

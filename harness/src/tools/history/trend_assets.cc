@@ -209,6 +209,7 @@ std::string_view TrendPageScript() {
       var c = commits[d.commit[k]], reps = typeof s.r === 'number' ? s.r : s.r[k];
       tip.textContent = '';
       var lines = [shortHash(c[0]) + '  ' + c[2], when(c[1]),
+                   d.bad[k] ? 'no finite median (' + reps + ' repetitions)' :
                    'median ' + fmt(d.med[k], s.u) + '  (min ' + fmt(d.lo[k], s.u) + ', max ' +
                    fmt(d.hi[k], s.u) + ', ' + reps + ' repetitions)', 'run ' + (k + 1) + ' of ' + n];
       for (var l = 0; l < lines.length; l++) {

@@ -199,7 +199,7 @@ std::string KeyText(const SeriesKey& key) {
 }
 
 void AppendSeriesJson(std::string& json, const AnalysedSeries& analysed, CommitTable& commits,
-                      const std::vector<int64_t>& attachments) {
+                      const std::vector<size_t>& shown, const std::vector<int64_t>& attachments) {
   const Series& series = analysed.series;
   json += "{\"b\":";
   AppendScriptString(json, series.key.benchmark);
@@ -275,9 +275,9 @@ void AppendSeriesJson(std::string& json, const AnalysedSeries& analysed, CommitT
     json += ']';
   }
   json += ",\"nf\":[" + not_finite + "],\"cp\":[";
-  for (size_t j = 0; j < analysed.change_points.size(); ++j) {
+  for (const size_t j : shown) {
     const ChangePoint& cp = analysed.change_points[j];
-    if (j != 0) json += ',';
+    if (j != shown.front()) json += ',';
     json += "{\"i\":";
     AppendInt(json, static_cast<int64_t>(cp.index));
     json += ",\"c\":";
@@ -302,12 +302,13 @@ void AppendSeriesJson(std::string& json, const AnalysedSeries& analysed, CommitT
 }
 
 void AppendSeriesSection(std::string& html, size_t s, const AnalysedSeries& analysed,
-                         const CommitTable& commits, const std::vector<int64_t>& attachments) {
+                         const CommitTable& commits, const std::vector<size_t>& shown,
+                         const std::vector<int64_t>& attachments) {
   const Series& series = analysed.series;
   const SeriesKey& key = series.key;
   const std::string id = std::to_string(s);
   size_t regressions = 0;
-  for (const ChangePoint& cp : analysed.change_points) regressions += cp.regression;
+  for (const size_t j : shown) regressions += analysed.change_points[j].regression;
 
   html += "<section class=\"tp-s\" id=\"s" + id + "\" data-s=\"" + id + "\">\n<h2>";
   AppendHtmlEscaped(html, key.benchmark);
@@ -325,21 +326,21 @@ void AppendSeriesSection(std::string& html, size_t s, const AnalysedSeries& anal
   if (series.info.higher_is_better) html += " (higher is better)";
   html += "</p>\n<div class=\"tp-chart\" data-s=\"" + id + "\" role=\"img\" aria-label=\"";
   std::string label = "Trend of " + KeyText(key) + ": " + Grouped(series.points.size()) +
-                      " runs, " + Grouped(analysed.change_points.size()) + " change points (" +
+                      " runs, " + Grouped(shown.size()) + " change points (" +
                       Grouped(regressions) + " regressions)";
   if (!series.points.empty()) {
     label += ", last median " + FormatValue(series.info.unit, series.points.back().median);
   }
   AppendHtmlEscaped(html, label);
   html += "\"></div>\n";
-  if (analysed.change_points.empty()) {
+  if (shown.empty()) {
     html += "<p class=\"tp-none\">No change points.</p>\n";
   } else {
     html +=
         "<table class=\"tp-cps\"><caption>Change points</caption><thead><tr><th>Change</th>"
         "<th>Last good</th><th>First bad</th><th>Before</th><th>After</th><th>p</th>"
         "<th>Profile</th></tr></thead><tbody>\n";
-    for (size_t j = 0; j < analysed.change_points.size(); ++j) {
+    for (const size_t j : shown) {
       const ChangePoint& cp = analysed.change_points[j];
       html += cp.regression ? "<tr class=\"regression\"><td>" : "<tr class=\"improvement\"><td>";
       html += cp.regression ? "▲ " : "▼ ";
@@ -376,7 +377,10 @@ void AppendSeriesSection(std::string& html, size_t s, const AnalysedSeries& anal
 std::string TrendPageHtml(const TrendPageInput& input) {
   CommitTable commits(input.commits);
 
-  // Attachment numbers, in series then change point order.
+  // The change points inside their series (a detector's index past the
+  // last point is left out, not drawn off the chart), and the attachment
+  // numbers of those, in series then change point order.
+  std::vector<std::vector<size_t>> shown(input.series.size());
   std::vector<std::vector<int64_t>> attachments(input.series.size());
   std::vector<const std::string*> attached;
   size_t change_points = 0, regressions = 0, runs = 0;
@@ -385,6 +389,8 @@ std::string TrendPageHtml(const TrendPageInput& input) {
     attachments[s].assign(analysed.change_points.size(), -1);
     runs += analysed.series.points.size();
     for (size_t j = 0; j < analysed.change_points.size(); ++j) {
+      if (analysed.change_points[j].index >= analysed.series.points.size()) continue;
+      shown[s].push_back(j);
       ++change_points;
       regressions += analysed.change_points[j].regression;
       const auto it = input.diff_flamegraphs.find({s, j});
@@ -397,7 +403,7 @@ std::string TrendPageHtml(const TrendPageInput& input) {
   std::string json = "{\"v\":1,\"series\":[\n";
   for (size_t s = 0; s < input.series.size(); ++s) {
     if (s != 0) json += ",\n";
-    AppendSeriesJson(json, input.series[s], commits, attachments[s]);
+    AppendSeriesJson(json, input.series[s], commits, shown[s], attachments[s]);
   }
   json += "],\n\"commits\":";
   commits.AppendJson(json);
@@ -420,9 +426,11 @@ std::string TrendPageHtml(const TrendPageInput& input) {
           "placeholder=\"benchmark or metric\" aria-controls=\"tp-list\" "
           "aria-describedby=\"tp-count\"></label> <span id=\"tp-count\" "
           "aria-live=\"polite\"></span></div>\n"
+          "<noscript><p>The charts need JavaScript; the tables list the change "
+          "points.</p></noscript>\n"
           "<div id=\"tp-tip\" role=\"tooltip\" hidden></div>\n<div id=\"tp-list\">\n";
   for (size_t s = 0; s < input.series.size(); ++s) {
-    AppendSeriesSection(html, s, input.series[s], commits, attachments[s]);
+    AppendSeriesSection(html, s, input.series[s], commits, shown[s], attachments[s]);
   }
   html += "</div>\n<script type=\"application/json\" id=\"tp-data\">";
   html += json;

@@ -80,7 +80,9 @@ namespace benchprof::history {
 
 struct TrendPageInput {
   std::string title;                   // the page's <title> and heading
-  std::vector<AnalysedSeries> series;  // one chart each, in this order
+  // One chart each, in this order. A change point whose index is not that
+  // of one of its series' points is left out.
+  std::vector<AnalysedSeries> series;
   // What the page shows of a point's commit (subject, committer time), by
   // full hash. A commit not here shows its hash alone.
   std::map<std::string, CommitInfo> commits;

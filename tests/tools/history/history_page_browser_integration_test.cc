@@ -108,6 +108,12 @@ std::string Attribute(const std::string& dom, const std::string& name) {
   return std::regex_search(dom, m, attribute) ? std::string(m[1]) : "<absent>";
 }
 
+size_t Count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 // The sections of a dumped page, in order.
 std::vector<ShownSeries> Sections(const std::string& dom) {
   std::vector<ShownSeries> out;
@@ -154,12 +160,7 @@ TEST_F(TrendPageBrowserTest, DrawsAChartPerSeriesWithItsPointsAndChangePoints) {
   EXPECT_EQ(shown[1].cps, "1");
   EXPECT_EQ(shown[2].cps, "0");
   // One <circle class="tp-pt"> per run over all charts.
-  size_t circles = 0;
-  for (size_t at = dom.find("class=\"tp-pt\""); at != std::string::npos;
-       at = dom.find("class=\"tp-pt\"", at + 1)) {
-    ++circles;
-  }
-  EXPECT_EQ(circles, 140u);
+  EXPECT_EQ(Count(dom, "class=\"tp-pt\""), 140u);
 
   ASSERT_EQ(shown[0].marks.size(), 2u);
   const auto& regression = shown[0].marks[0];
@@ -236,6 +237,50 @@ TEST_F(TrendPageBrowserTest, ShortAndPartlyEmptySeriesDraw) {
   EXPECT_NE(Attribute(dom, "data-tp-ready-ms"), "<absent>");
   EXPECT_NE(dom.find("<div>no finite median (3 repetitions)</div><div>run 2 of 8</div>"),
             std::string::npos);
+}
+
+TEST_F(TrendPageBrowserTest, RunsOpenAsATable) {
+  const std::string dom = Dom(Page(SmallInput(), "small") + "#runs=0");
+  const std::vector<ShownSeries> shown = Sections(dom);
+  ASSERT_EQ(shown.size(), 3u);
+  const size_t details = dom.find("<details class=\"tp-runs\" data-s=\"0\"");
+  ASSERT_NE(details, std::string::npos);
+  const std::string table = dom.substr(details, dom.find("</details>", details) - details);
+  EXPECT_NE(table.find(" open=\"\""), std::string::npos) << table.substr(0, 200);
+  EXPECT_EQ(Attribute(table, "data-rows"), "60");
+  EXPECT_EQ(Count(table, "<tr>"), 61u) << "a heading and a row per run";
+  EXPECT_NE(table.find("<td>26</td><td>" + TrendCommitHash(25).substr(0, 10) +
+                       "</td><td>Commit 25</td><td>2026-01-02 01:00 UTC</td><td>1.1"),
+            std::string::npos);
+  EXPECT_EQ(dom.find("<details class=\"tp-runs\" data-s=\"1\" open"), std::string::npos);
+}
+
+// Names are data in the browser too: a benchmark named like markup draws
+// as text, and the page has no element but ours.
+TEST_F(TrendPageBrowserTest, HostileNamesStayText) {
+  // A real element would serialise as <i id="hostile">; in an attribute the
+  // quotes would be &quot;, in text the brackets &lt; and &gt;.
+  const std::string hostile =
+      "BM_</script><script>document.documentElement.setAttribute('data-owned','1')</script>"
+      "<i id=\"hostile\">x</i>\u2028\"'";
+  TrendPageInput input;
+  input.title = hostile;
+  input.series.push_back(PlantedSeries({hostile, hostile, hostile, hostile}, 20, 3, {{10, 0.1}}));
+  input.commits = testing::TrendCommits(20);
+  input.commits[TrendCommitHash(10)].subject = hostile;
+  const std::string dom = Dom(Page(input, "hostile") + "#draw&runs=0&filter=" + "%3C%2Fscript%3E");
+  const std::vector<ShownSeries> shown = Sections(dom);
+  ASSERT_EQ(shown.size(), 1u);
+  EXPECT_FALSE(shown[0].hidden) << "the filter finds the name as text";
+  EXPECT_EQ(shown[0].points, "20");
+  EXPECT_EQ(shown[0].cps, "1");
+  EXPECT_EQ(Attribute(dom, "data-owned"), "<absent>");
+  EXPECT_EQ(dom.find("<i id=\"hostile\">"), std::string::npos);
+  EXPECT_NE(dom.find("<h2>BM_&lt;/script&gt;&lt;script&gt;document.documentElement"),
+            std::string::npos);
+  EXPECT_EQ(Count(dom, "<td>" + TrendCommitHash(10).substr(0, 10) + "</td><td>BM_&lt;/script&gt;"),
+            1u)
+      << "the subject in the runs table";
 }
 
 // The tooltip of a run (as hovering shows it; "#tip=" shows it without a

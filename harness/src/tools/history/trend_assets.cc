@@ -32,6 +32,7 @@ std::string_view TrendPageStyle() {
 .tp-cps{margin:4px 0}
 .tp-cps caption{text-align:left;font-weight:bold;padding:2px 0}
 .tp-none{color:#555;font-size:13px;margin:2px 0}
+.tp-runs summary{cursor:pointer;color:#555;font-size:13px}
 @media print{.tp-bar,#tp-tip{display:none}}
 )CSS";
 }
@@ -274,8 +275,42 @@ std::string_view TrendPageScript() {
     });
   }
 
-  var haystack = [];
+  // The runs of series i as a table, in its <details>, once.
+  function runTable(i) {
+    var details = sections[i].querySelector('details.tp-runs');
+    if (!details || details.querySelector('table')) return;
+    var s = series[i], d = decode(i), table = document.createElement('table');
+    var head = table.createTHead().insertRow();
+    var names = ['Run', 'Commit', 'Subject', 'Committed', 'Median', 'Min', 'Max', 'Repetitions'];
+    for (var h = 0; h < names.length; h++) {
+      var th = document.createElement('th');
+      th.textContent = names[h];
+      head.appendChild(th);
+    }
+    var body = table.createTBody();
+    for (var k = 0; k < d.n; k++) {
+      var c = commits[d.commit[k]], bad = d.bad[k];
+      var cells = [k + 1, shortHash(c[0]), c[2], when(c[1]), bad ? 'not finite' : fmt(d.med[k], s.u),
+                   bad ? '' : fmt(d.lo[k], s.u), bad ? '' : fmt(d.hi[k], s.u),
+                   typeof s.r === 'number' ? s.r : s.r[k]];
+      var row = body.insertRow();
+      for (var t = 0; t < cells.length; t++) row.insertCell().textContent = cells[t];
+    }
+    var wrap = document.createElement('div');
+    wrap.className = 'wide';
+    wrap.appendChild(table);
+    details.appendChild(wrap);
+    details.setAttribute('data-rows', d.n);
+  }
   for (var i = 0; i < series.length; i++) {
+    (function (i) {
+      var details = sections[i].querySelector('details.tp-runs');
+      if (details) details.addEventListener('toggle', function () { if (details.open) runTable(i); });
+    })(i);
+  }
+
+  var haystack = [];
+  for (i = 0; i < series.length; i++) {
     var s = series[i];
     haystack.push([s.b, s.m, s.t, s.br].join('\n').toLowerCase());
   }
@@ -304,6 +339,13 @@ std::string_view TrendPageScript() {
       try { value = decodeURIComponent(value); } catch (e) { continue; }
       if (key === 'filter') { filterBox.value = value; filter(value); }
       else if (key === 'draw') drawAll();
+      else if (key === 'runs') {
+        var r = Number(value);
+        if (r >= 0 && r < series.length) {
+          sections[r].querySelector('details.tp-runs').open = true;
+          runTable(r);
+        }
+      }
       else if (key === 'tip') {
         var at = value.split(','), i = Number(at[0]), k = Number(at[1]);
         if (i >= 0 && i < series.length && k >= 0 && k < series[i].d.length) {

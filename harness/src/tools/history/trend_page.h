@@ -14,18 +14,25 @@
 // the nearest run's commit (short hash, subject, time), median, min–max and
 // repetitions. Under each chart a table lists its change points (commit
 // range, change, before and after medians, p-value, and the link to the
-// differential flame graph when one is attached): the text alternative to
-// the chart, whose element carries an aria-label that summarises it.
+// differential flame graph when one is attached), and "Runs as a table"
+// opens every run's commit, median, min, max and repetitions: the text
+// alternatives to the chart, whose element carries an aria-label that
+// summarises it.
 //
 // A filter box narrows the charts as one types: every word must occur
 // (case-insensitively) in the series' benchmark, metric, testbed or branch.
 // The URL fragment drives the page for links and for tests: "#filter=TEXT"
 // fills the filter box, "#draw" draws every chart at load (otherwise a
 // chart is drawn when it scrolls into view), "#tip=S,K" shows the tooltip
-// of run K of series S (both from 0), joined by '&'. After loading,
-// <html> carries data-tp-ready-ms (performance.now() once the charts in
-// view are drawn) and each chart's element data-points (points drawn) and
-// data-cps (change points marked).
+// of run K of series S (both from 0), "#runs=S" opens the table of the
+// runs of series S, joined by '&'. After loading, <html> carries
+// data-tp-ready-ms (performance.now() once the charts in view are drawn)
+// and data-tp-shown (series the filter shows), each drawn chart's element
+// data-points (points drawn) and data-cps (change points marked), each
+// change point's mark (<g class="tp-cp">) data-last-good, data-first-bad,
+// data-change and data-kind, an opened runs table's <details> data-rows,
+// and a flame-graph link, once its page is unpacked, href (a blob: URL)
+// and data-bytes (the page's size).
 //
 // The data, one <script type="application/json" id="tp-data"> block:
 //   {"v":1,"series":[S,...],"commits":[[hash,time_s,subject],...]}

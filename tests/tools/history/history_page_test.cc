@@ -246,6 +246,22 @@ TEST(TrendPageData, SmallValuesKeepFourSignificantDigits) {
   EXPECT_NEAR(runs[2].median, 12.3456, 6e-7);
 }
 
+TEST(TrendPageData, ExtremeMagnitudesStayFinite) {
+  TrendPageInput input;
+  AnalysedSeries a;
+  a.series.key = {"BM_Wide", "counter", "t", "b"};
+  for (const double v : {1e-310, 0.5, 1e300}) {
+    a.series.points.push_back({0, TrendCommitHash(0), 0, {v, -v}, v});
+  }
+  input.series.push_back(a);
+  const std::vector<DecodedRun> runs = DecodeSeries(PageData(TrendPageHtml(input)), 0);
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0].median, 0) << "below the quantum the largest value needs";
+  EXPECT_EQ(runs[1].median, 0);
+  EXPECT_NEAR(runs[2].median, 1e300, 1e286);
+  EXPECT_NEAR(runs[2].min, -1e300, 1e286);
+}
+
 TEST(TrendPageData, HostileNamesCannotBreakOut) {
   const std::string hostile =
       "BM_</script><script>alert(1)</script><!--\"'&\n::warning::x\u2028\u2029\u202E\x01";

@@ -115,7 +115,7 @@ int QuantumExponent(const Series& series) {
   int exponent = static_cast<int>(std::floor(std::log10(smallest))) - 3;
   const int largest_digits = static_cast<int>(std::ceil(std::log10(largest)));
   exponent = std::max(exponent, largest_digits - 15);
-  return std::clamp(exponent, -320, 308);
+  return std::clamp(exponent, -300, 300);  // 10^300 and its inverse are finite doubles
 }
 
 int64_t Quanta(double value, int exponent) {

@@ -43,8 +43,9 @@
 //    "r":reps or [reps,...],"nf":[index,...],"cp":[CP,...]}
 // Values are integers in quanta of 10^E: run k's median is
 // M_k = d_0 + ... + d_k quanta, its minimum M_k - lo_k and maximum
-// M_k + hi_k. E keeps four significant digits of the smallest value (0 for
-// a series of integers, which stay exact). "c" holds runs of consecutive
+// M_k + hi_k. E keeps four significant digits of the smallest non-zero
+// value, coarser when the largest would need more than 15 digits (0 for a
+// series of integers, which stay exact). "c" holds runs of consecutive
 // commit indices: indices first .. first+count-1, then the next pair. "r"
 // is every run's number of repetitions, one number when all are equal.
 // "nf" lists the runs whose median is not finite (not drawn; d_k is 0).
@@ -62,7 +63,7 @@
 // (flamegraph::AppendScriptString).
 //
 // 200 series × 1,000 runs of 10 repetitions, with commits shared by the
-// series, make a page of about 2.3 MB.
+// series, make a page of about 2.4 MB (tests/tools/history/history_page_test.cc).
 //
 //   TrendPageInput input;
 //   input.title = "benchprof history: main";

@@ -88,7 +88,10 @@ TEST(ChangePoints, ConstantAndZeroSeries) {
       FindChangePoints(MakeSeries(StepLevels(40, 0, 20, 5), 0, nullptr, TimeInfo()), {});
   ASSERT_EQ(Indices(time_found), std::vector<size_t>{20});
   EXPECT_TRUE(std::isinf(time_found[0].change));
-  EXPECT_EQ(time_found[0].p, 0);
+  // Constant sides: the spread is the floor's (0.1% of the level), so the
+  // step is all but certain, not certain.
+  ASSERT_TRUE(time_found[0].p.has_value());
+  EXPECT_LT(*time_found[0].p, 1e-20);
 }
 
 TEST(ChangePoints, FieldsOfAStatisticalChange) {
@@ -260,6 +263,22 @@ TEST(ChangePoints, AnExactCountThatVariesWithinRunsIsStatistical) {
   // The same counts constant within each run are exact: every change counts.
   for (SeriesPoint& p : pool.points) p.values = {p.median, p.median};
   EXPECT_FALSE(FindChangePoints(pool, {}).empty());
+}
+
+TEST(ChangePoints, StretchesEqualToTheirLastDigitAreNotCertainChanges) {
+  // Run medians as Google Benchmark writes them, four digits: a 12% step
+  // after 8 runs, each stretch agreeing to the last digit in pairs. The
+  // pairs 111.9, 111.9 | 112.1, 112.1 have no spread at all; without a
+  // floor under the spread they were a certain change, which crowded out
+  // the step (nothing was found).
+  const std::vector<double> medians = {100.1, 99.9,  99.9,  100.1, 100.0, 99.9,
+                                       100.1, 100.1, 111.9, 111.9, 112.1, 112.1};
+  Series s = MakeSeries(medians, 0, nullptr, TimeInfo());
+  EXPECT_EQ(Indices(FindChangePoints(s, {})), (std::vector<size_t>{8}));
+
+  DetectOptions no_floor;
+  no_floor.min_relative_noise = 0;
+  EXPECT_NE(Indices(FindChangePoints(s, no_floor)), (std::vector<size_t>{8}));
 }
 
 }  // namespace

@@ -77,8 +77,10 @@ class SplitEnergies {
   double total_ = 0;
 };
 
-TTestResult SidesTest(std::span<const double> before, std::span<const double> after, bool welch) {
-  return welch ? WelchTTest(before, after) : PooledTTest(before, after);
+TTestResult SidesTest(std::span<const double> before, std::span<const double> after, bool welch,
+                      double min_relative_noise) {
+  return welch ? WelchTTest(before, after, min_relative_noise)
+               : PooledTTest(before, after, min_relative_noise);
 }
 
 class StatisticalDetector {
@@ -89,7 +91,8 @@ class StatisticalDetector {
         max_p_(options.max_p),
         weak_p_(std::max(options.weak_p, options.max_p)),
         min_segment_(static_cast<size_t>(std::max(options.min_segment, 1))),
-        welch_(options.welch) {}
+        welch_(options.welch),
+        min_relative_noise_(options.min_relative_noise) {}
 
   // The change points' indices and p-values, in index order.
   std::vector<std::pair<size_t, double>> Run() {
@@ -121,7 +124,7 @@ class StatisticalDetector {
     const std::span<const double> segment = x_.subspan(lo, hi - lo);
     const size_t k = BestEnergySplit(segment);
     if (k == 0) return;
-    const TTestResult r = SidesTest(segment.first(k), segment.subspan(k), welch_);
+    const TTestResult r = SidesTest(segment.first(k), segment.subspan(k), welch_, min_relative_noise_);
     if (!(r.p <= weak_p_)) return;
     candidates_.push_back(lo + k);
     Search(lo, lo + k);
@@ -142,7 +145,7 @@ class StatisticalDetector {
     const size_t next = i + 1 == kept.size() ? x_.size() : kept[i + 1];
     const size_t lo = std::max(previous, c >= window_ ? c - window_ : 0);
     const size_t hi = std::min(next, c + window_);
-    const TTestResult r = SidesTest(x_.subspan(lo, c - lo), x_.subspan(c, hi - c), welch_);
+    const TTestResult r = SidesTest(x_.subspan(lo, c - lo), x_.subspan(c, hi - c), welch_, min_relative_noise_);
     Verdict v;
     // A few runs between two change points are an outlier (a slow runner
     // for a while), not a level; at either end of the series they may be
@@ -195,6 +198,7 @@ class StatisticalDetector {
   double weak_p_;
   size_t min_segment_;
   bool welch_;
+  double min_relative_noise_;
   std::vector<size_t> candidates_;
 };
 

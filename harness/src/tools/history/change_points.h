@@ -66,6 +66,11 @@ struct DetectOptions {
   // run, say), or Welch's (unequal variances; needs 2 points a side and has
   // little power when one side is short).
   bool welch = false;
+  // The smallest spread of the points the t-test assumes, as a fraction of
+  // their level. Run medians are written with a few significant digits, and
+  // on a steady machine two stretches of runs can each agree to the last
+  // one: without a floor, 111.9 against 112.1 would be a certain change.
+  double min_relative_noise = 0.001;
   // The exact rule's thresholds: Find(benchmark, metric, false).
   compare::ThresholdPolicy thresholds = compare::ThresholdPolicy::Defaults();
 };

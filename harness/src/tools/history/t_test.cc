@@ -84,14 +84,17 @@ double StudentTTwoSidedP(double t, double df) {
   return std::clamp(RegularizedIncompleteBeta(x, df / 2, 0.5), 0.0, 1.0);
 }
 
-TTestResult PooledTTest(std::span<const double> a, std::span<const double> b) {
+TTestResult PooledTTest(std::span<const double> a, std::span<const double> b,
+                        double min_relative_sd) {
   const double n1 = static_cast<double>(a.size());
   const double n2 = static_cast<double>(b.size());
   if (a.empty() || b.empty() || a.size() + b.size() < 3) return TTestResult{};
   const double m1 = Mean(a);
   const double m2 = Mean(b);
   const double df = n1 + n2 - 2;
-  const double pooled_variance = (SumOfSquares(a, m1) + SumOfSquares(b, m2)) / df;
+  const double min_sd = min_relative_sd * std::max(std::fabs(m1), std::fabs(m2));
+  const double pooled_variance =
+      std::max((SumOfSquares(a, m1) + SumOfSquares(b, m2)) / df, min_sd * min_sd);
   const double standard_error = std::sqrt(pooled_variance * (1 / n1 + 1 / n2));
   // A spread lost below rounding counts as none: the means' difference is
   // then certain, or nothing.
@@ -102,14 +105,17 @@ TTestResult PooledTTest(std::span<const double> a, std::span<const double> b) {
   return TTestResult{t, df, StudentTTwoSidedP(t, df)};
 }
 
-TTestResult WelchTTest(std::span<const double> a, std::span<const double> b) {
+TTestResult WelchTTest(std::span<const double> a, std::span<const double> b,
+                       double min_relative_sd) {
   if (a.size() < 2 || b.size() < 2) return TTestResult{};
   const double n1 = static_cast<double>(a.size());
   const double n2 = static_cast<double>(b.size());
   const double m1 = Mean(a);
   const double m2 = Mean(b);
-  const double v1 = SumOfSquares(a, m1) / (n1 - 1) / n1;  // variance of the mean
-  const double v2 = SumOfSquares(b, m2) / (n2 - 1) / n2;
+  const double min_sd = min_relative_sd * std::max(std::fabs(m1), std::fabs(m2));
+  // The variances of the means.
+  const double v1 = std::max(SumOfSquares(a, m1) / (n1 - 1), min_sd * min_sd) / n1;
+  const double v2 = std::max(SumOfSquares(b, m2) / (n2 - 1), min_sd * min_sd) / n2;
   const double standard_error = std::sqrt(v1 + v2);
   if (!(standard_error > 1e-12 * std::max(std::fabs(m1), std::fabs(m2)))) {
     return Degenerate(m2 - m1, n1 + n2 - 2);

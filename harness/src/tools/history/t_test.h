@@ -38,13 +38,19 @@ struct TTestResult {
 // to share one variance, which a step in a benchmark's level leaves as it
 // was, so even a side of one value is tested (against the spread of the
 // other side). Needs a.size() + b.size() >= 3 and both non-empty; otherwise
-// p = 1. When both samples are constant: p = 0 if the means differ, else 1.
-TTestResult PooledTTest(std::span<const double> a, std::span<const double> b);
+// p = 1. The values' standard deviation is taken as at least
+// `min_relative_sd` times the larger mean's magnitude (0: no floor). When
+// both samples are constant and there is no floor: p = 0 if the means
+// differ, else 1.
+TTestResult PooledTTest(std::span<const double> a, std::span<const double> b,
+                        double min_relative_sd = 0);
 
 // Welch's two-sample t-test (unequal variances, Welch–Satterthwaite degrees
 // of freedom). Needs two values on each side; otherwise p = 1. When both
-// samples are constant: p = 0 if the means differ, else 1.
-TTestResult WelchTTest(std::span<const double> a, std::span<const double> b);
+// samples are constant and there is no floor (`min_relative_sd`, as for
+// PooledTTest): p = 0 if the means differ, else 1.
+TTestResult WelchTTest(std::span<const double> a, std::span<const double> b,
+                       double min_relative_sd = 0);
 
 }  // namespace benchprof::history
 

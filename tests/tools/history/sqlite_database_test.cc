@@ -109,7 +109,7 @@ Failure WriteFailure(const std::string& path) {
 // could not do is reported as kind "child: ...").
 Failure InChild(const std::function<Failure()>& body) {
   int fds[2];
-  if (pipe(fds) != 0) return {"child: no pipe", ""};
+  if (pipe2(fds, O_CLOEXEC) != 0) return {"child: no pipe", ""};
   pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);

@@ -21,6 +21,7 @@
 #include <fstream>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "support/subprocess.h"
 #include "tools/history/database.h"
@@ -376,6 +377,50 @@ TEST(SqliteDiskFullTest, AFullFileSystem) {
   if (failure.kind.starts_with("child: ")) GTEST_SKIP() << failure.kind;
   EXPECT_EQ(failure.kind, "disk-full") << failure.message;
   ExpectOneLineNaming(failure.message, path);
+}
+
+// Two recorders are two processes (SQLite's locks between connections of
+// one process are not the same code as between processes).
+TEST(SqliteConcurrencyTest, TwoProcessesWritingOneFileLoseNoRow) {
+  TempDir dir;
+  std::string path = dir.File("h.sqlite");
+  CreateDatabase(path, 0);
+  constexpr int kTransactions = 200;
+  std::vector<pid_t> children;
+  for (int64_t writer = 0; writer < 2; ++writer) {
+    pid_t child = fork();
+    if (child == 0) {
+      StatusOr<std::unique_ptr<Database>> db = OpenDatabase(path, {});
+      if (!db.ok()) _exit(2);
+      for (int64_t n = 0; n < kTransactions; ++n) {
+        DatabaseTransaction tx(**db);
+        if (!tx.begun().ok()) _exit(3);
+        for (int64_t row = 0; row < 5; ++row) {
+          if (!(*db)
+                   ->Execute("INSERT INTO t VALUES ($1, $2)",
+                             {SqlValue(writer * 1000000 + n * 10 + row), SqlValue(SqlBlob{"x"})})
+                   .ok()) {
+            _exit(4);
+          }
+        }
+        if (!tx.Commit().ok()) _exit(5);
+      }
+      _exit(0);
+    }
+    ASSERT_GT(child, 0);
+    children.push_back(child);
+  }
+  for (pid_t child : children) {
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "writer exit status " << status;
+  }
+  StatusOr<std::unique_ptr<Database>> db = OpenDatabase(path, {});
+  ASSERT_TRUE(db.ok()) << db.status().message();
+  StatusOr<SqlRows> rows = (*db)->Query("SELECT count(*), count(DISTINCT n) FROM t");
+  ASSERT_TRUE(rows.ok()) << rows.status().message();
+  EXPECT_EQ((*rows)[0][0], SqlValue(int64_t{2 * kTransactions * 5}));
+  EXPECT_EQ((*rows)[0][1], SqlValue(int64_t{2 * kTransactions * 5}));
 }
 
 }  // namespace

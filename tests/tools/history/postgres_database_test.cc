@@ -111,6 +111,11 @@ TEST(PostgresUnreachableTest, AnUnparsableUrlIsBadInput) {
   EXPECT_EQ(failure.kind, DatabaseErrorKind::kOther) << failure.message;
   ExpectOneLineNaming(failure.message, url);
   EXPECT_EQ(ExitCodeFor(failure.kind), 3);
+  // "postgres://" is PostgreSQL too, not a SQLite file of that name.
+  std::string short_scheme = "postgres://perfdb/bench?no_such_option=1";
+  failure = OpenFailure(short_scheme);
+  EXPECT_NE(failure.message.find("not a valid PostgreSQL URL"), std::string::npos)
+      << failure.message;
 }
 
 TEST(PostgresCredentialsTest, WrongPasswordUnknownRoleUnknownDatabase) {

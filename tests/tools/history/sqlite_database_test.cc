@@ -233,6 +233,12 @@ TEST(SqliteOpenTest, AMissingFileWithoutCreateAndAMissingDirectory) {
   EXPECT_NE(failure.message.find("no directory"), std::string::npos) << failure.message;
 }
 
+TEST(SqliteOpenTest, AnEmptyPathIsRefused) {
+  Failure failure = OpenFailure("");
+  EXPECT_EQ(failure.kind, "other");
+  EXPECT_NE(failure.message.find("empty"), std::string::npos) << failure.message;
+}
+
 TEST(SqliteOpenTest, ANewFileIsADatabaseInWalMode) {
   TempDir dir;
   std::string path = dir.File("new.sqlite");

@@ -92,7 +92,8 @@ void DeclareFlags(FlagSet& flags, RecordSettings* s) {
   flags.String("commit-time", "TIME", &s->commit.commit_time,
                "the committer time: seconds since the epoch or RFC 3339 (2024-05-01T12:00:00Z)");
   flags.String("subject", "TEXT", &s->commit.subject, "the commit's subject line");
-  flags.File("repo", &s->commit.repo, "the git checkout to read (default: the current directory)");
+  flags.String("repo", "DIR", &s->commit.repo,
+               "the git checkout to read (default: the current directory)");
   flags.String("testbed", "NAME", &s->testbed,
                "the testbed's name (default: derived from the machine's stable facts)");
   flags.Custom("attach", "FILE", Append(&s->attach, true),

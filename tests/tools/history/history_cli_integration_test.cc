@@ -399,6 +399,53 @@ TEST(HistoryCliTest, SixteenRecordersAtOnceOnOnePostgresql) {
   EXPECT_EQ(Lines(show.stdout_text), 2 + kRecorders * kEach + 1);
 }
 
+TEST(HistoryCliTest, AnUnavailableServerIsExitCode4) {
+  TempDir dir;
+  const std::string file = dir.File("r.json");
+  WriteFile(file, ResultJson(1, 2, 0));
+  // No server at that socket.
+  ProcessResult r = History({"record", "--db=postgresql:///bench?host=" + dir.path(),
+                             "--commit=abcd1234", "--branch=b", file});
+  EXPECT_EQ(r.exit_code, 4) << r.stderr_text;
+  EXPECT_EQ(Lines(r.stderr_text), 1) << r.stderr_text;
+
+  BENCHPROF_SHARED_POSTGRES_OR_SKIP(cluster);
+  ASSERT_TRUE(cluster->CreateDatabase("guarded").ok());
+  ASSERT_TRUE(cluster->CreatePasswordRole("recorder", "right").ok());
+  r = History({"show", "--db=" + cluster->Url("guarded", "recorder", "wrong")});
+  EXPECT_EQ(r.exit_code, 4) << r.stderr_text;
+  EXPECT_EQ(Lines(r.stderr_text), 1) << r.stderr_text;
+  EXPECT_EQ(r.stderr_text.find("wrong"), std::string::npos) << "the password was printed";
+}
+
+TEST(HistoryCliTest, AttachedFilesAreStoredWithTheRun) {
+  TempDir dir;
+  const std::string db = dir.File("h.sqlite"), file = dir.File("r.json");
+  WriteFile(file, ResultJson(1, 2, 0));
+  std::string profile(70000, '\0');
+  for (size_t i = 0; i < profile.size(); ++i) profile[i] = static_cast<char>(i % 253);
+  WriteFile(dir.File("cpu.pprof"), profile);
+  WriteFile(dir.File("trace.json"), "{\"traceEvents\": []}");
+  ProcessResult r = History({"record", "--db=" + db, "--commit=abcd1234", "--branch=b",
+                             "--attach", dir.File("cpu.pprof"), "--attach=" + dir.File("trace.json"),
+                             file});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  StatusOr<std::unique_ptr<HistoryStore>> store = HistoryStore::Open(db, {});
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  StatusOr<std::vector<Attachment>> got = (*store)->Attachments(1);
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  ASSERT_EQ(got->size(), 2u);
+  EXPECT_EQ((*got)[0].name, "cpu.pprof");
+  EXPECT_EQ((*got)[0].kind, "pprof");
+  EXPECT_TRUE((*got)[0].bytes == profile);
+  EXPECT_EQ((*got)[1].name, "trace.json");
+  EXPECT_EQ((*got)[1].kind, "trace");
+  r = History({"record", "--db=" + db, "--commit=abcd1234", "--branch=b",
+               "--attach=" + dir.File("missing.pprof"), file});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(Lines(r.stderr_text), 1) << r.stderr_text;
+}
+
 TEST(HistoryCliTest, ARecordKilledMidTransactionLeavesNothing) {
   TempDir dir;
   const std::string db = dir.File("h.sqlite"), small = dir.File("small.json"),

@@ -242,6 +242,20 @@ TEST_P(HistoryStoreTest, PointsFollowAncestryWhateverTheRecordingOrder) {
   EXPECT_FALSE(found->has_value());
 }
 
+TEST_P(HistoryStoreTest, TheTimeMetricIsTheLastRecordedRunsOne) {
+  auto store = Open();
+  ASSERT_TRUE(store);
+  ResultSet first = MakeResults(2, 2, 1), second = MakeResults(3, 2, 2);
+  second.benchmarks[0].time_metric = "real_time";  // BM_0 switched to UseRealTime
+  second.benchmarks[2].time_metric = "";           // no time at all
+  ASSERT_TRUE(store->Record(MakeRun("1", first, Commit("aaaa11", {}, 1))).ok());
+  ASSERT_TRUE(store->Record(MakeRun("2", second, Commit("aaaa22", {}, 2))).ok());
+  StatusOr<std::map<std::string, std::string>> time = store->TimeMetrics();
+  ASSERT_TRUE(time.ok()) << time.status().message();
+  EXPECT_EQ(*time, (std::map<std::string, std::string>{{"BM_0", "real_time"},
+                                                       {"BM_1", "real_time"}}));
+}
+
 TEST_P(HistoryStoreTest, FiltersSelectSeries) {
   auto store = Open();
   ASSERT_TRUE(store);

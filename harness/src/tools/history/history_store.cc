@@ -333,18 +333,33 @@ StatusOr<RecordOutcome> HistoryStore::Record(const RunToRecord& run) {
     id = *got;
   }
   std::map<std::string, int64_t> benchmark_ids;
-  for (const results::BenchmarkSamples& b : set.benchmarks) benchmark_ids.emplace(b.name, 0);
+  std::map<std::string, std::string> time_metrics;
+  for (const results::BenchmarkSamples& b : set.benchmarks) {
+    benchmark_ids.emplace(b.name, 0);
+    time_metrics[b.name] = b.time_metric;
+  }
   // The known ones in one query (a run repeats the last one's benchmarks),
-  // the new ones one by one.
-  StatusOr<SqlRows> known = db.Query("SELECT id, name FROM benchmarks");
+  // the new ones one by one; a time metric that changed is updated (the
+  // latest run's wins).
+  StatusOr<SqlRows> known = db.Query("SELECT id, name, time_metric FROM benchmarks");
   if (!known.ok()) return Failed(known.status());
   for (const auto& row : *known) {
-    const auto it = benchmark_ids.find(Text(row[1]));
-    if (it != benchmark_ids.end()) it->second = Int(row[0]);
+    const std::string name = Text(row[1]);
+    const auto it = benchmark_ids.find(name);
+    if (it == benchmark_ids.end()) continue;
+    it->second = Int(row[0]);
+    if (Text(row[2]) != time_metrics[name]) {
+      if (Status s = db.Execute("UPDATE benchmarks SET time_metric = $1 WHERE id = $2",
+                                {SqlValue(time_metrics[name]), SqlValue(it->second)});
+          !s.ok()) {
+        return Failed(s);
+      }
+    }
   }
   for (auto& [name, id] : benchmark_ids) {
     if (id != 0) continue;
-    StatusOr<int64_t> got = IdOf(db, "benchmarks", "name", name);
+    StatusOr<int64_t> got =
+        IdOf(db, "benchmarks", "name", name, ", time_metric", {SqlValue(time_metrics[name])});
     if (!got.ok()) return Failed(got.status());
     id = *got;
   }
@@ -684,12 +699,11 @@ StatusOr<std::vector<RunInfo>> HistoryStore::Runs() {
 }
 
 StatusOr<std::map<std::string, std::string>> HistoryStore::TimeMetrics() {
-  StatusOr<SqlRows> rows = db_->Query(
-      "SELECT b.name, m.name, s.run_id FROM samples s JOIN benchmarks b ON b.id = s.benchmark_id"
-      " JOIN metrics m ON m.id = s.metric_id WHERE s.is_time = 1 ORDER BY s.run_id");
+  StatusOr<SqlRows> rows =
+      db_->Query("SELECT name, time_metric FROM benchmarks WHERE time_metric <> ''");
   if (!rows.ok()) return Failed(rows.status());
   std::map<std::string, std::string> out;
-  for (const auto& row : *rows) out[Text(row[0])] = Text(row[1]);  // the latest run wins
+  for (const auto& row : *rows) out.emplace(Text(row[0]), Text(row[1]));
   return out;
 }
 

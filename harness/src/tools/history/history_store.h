@@ -142,7 +142,7 @@ class HistoryStore {
   // The runs, in ancestry order.
   StatusOr<std::vector<RunInfo>> Runs();
 
-  // For each benchmark, the metric its "time" means in its latest run
+  // For each benchmark, the metric its "time" means in the run recorded last
   // ("cpu_time", or "real_time" for benchmarks that use real or manual
   // time); benchmarks with no time metric are absent.
   StatusOr<std::map<std::string, std::string>> TimeMetrics();

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <queue>
 #include <set>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 
@@ -211,8 +212,20 @@ StatusOr<std::unique_ptr<HistoryStore>> HistoryStore::Open(const std::string& lo
                                                            int* exit_code) {
   int ignored = 0;
   int& code = exit_code != nullptr ? *exit_code : ignored;
+  // Two processes opening a new SQLite file at once both switch it to WAL
+  // mode, and SQLite fails the second at once with "database is locked"
+  // instead of calling the busy handler (seen in 1 of 8 pairs). So a busy
+  // open is tried again until the busy timeout.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(options.busy_timeout_ms);
   DatabaseErrorKind kind = DatabaseErrorKind::kOther;
   StatusOr<std::unique_ptr<Database>> db = OpenDatabase(location, options, &kind);
+  for (int attempt = 1; !db.ok() && kind == DatabaseErrorKind::kBusy &&
+                        std::chrono::steady_clock::now() < deadline;
+       ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(attempt * 5, 100)));
+    db = OpenDatabase(location, options, &kind);
+  }
   if (!db.ok()) {
     code = ExitCodeFor(kind);
     return db.status();

@@ -325,6 +325,16 @@ TEST_P(HistoryStoreTest, HostileNamesAreData) {
   }
   EXPECT_EQ(seen, std::set<std::string>(names.begin(), names.end()));
   EXPECT_EQ(Count(*store, "runs"), 1);
+
+  // A NUL byte cannot be stored as text: refused, naming it, nothing stored.
+  ResultSet nul = MakeResults(1, 1, 1);
+  nul.benchmarks[0].name = std::string("BM_\0x", 5);
+  StatusOr<RecordOutcome> refused = store->Record(MakeRun("nul", nul, Commit("dead02", {}, 1)));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(),
+            "benchmark name \"BM_?x\" holds a NUL byte, which cannot be stored");
+  EXPECT_EQ(store->last_failure_exit_code(), 3);
+  EXPECT_EQ(Count(*store, "runs"), 1);
 }
 
 TEST_P(HistoryStoreTest, NewerSchemaIsRefusedNamingBothVersions) {

@@ -263,6 +263,22 @@ StatusOr<RecordOutcome> HistoryStore::Record(const RunToRecord& run) {
     return Status::Error("a run to record needs results");
   }
   if (run.testbed.name.empty()) return Status::Error("a run to record needs a testbed name");
+  // Text columns cannot hold a NUL byte on PostgreSQL (and the SQLite
+  // backend refuses one as well): said here, naming what holds it.
+  const auto nul = [](const std::string& text) { return text.find('\0') != std::string::npos; };
+  const auto refuse = [](const std::string& what, const std::string& text) {
+    std::string shown = text;
+    for (char& c : shown) c = c == '\0' ? '?' : c;
+    return Status::Error(what + " \"" + shown + "\" holds a NUL byte, which cannot be stored");
+  };
+  for (const results::BenchmarkSamples& b : run.results->benchmarks) {
+    if (nul(b.name)) return refuse("benchmark name", b.name);
+    for (const auto& [metric, values] : b.metrics) {
+      if (nul(metric)) return refuse("metric name", metric);
+    }
+  }
+  if (nul(run.branch)) return refuse("branch", run.branch);
+  if (nul(run.testbed.name)) return refuse("testbed", run.testbed.name);
   Database& db = *db_;
   RecordOutcome outcome;
 

@@ -225,6 +225,18 @@ TEST_P(HistoryStoreTest, PointsFollowAncestryWhateverTheRecordingOrder) {
   EXPECT_EQ(runs[2], run_of["r-a2"]);
   EXPECT_EQ(runs[3], run_of["r-a2-again"]);
 
+  // The merge's ancestors: itself, its parents, then theirs, nearest first.
+  StatusOr<std::vector<std::string>> ancestors = store->Ancestors("e0e0e0");
+  ASSERT_TRUE(ancestors.ok()) << ancestors.status().message();
+  EXPECT_EQ(*ancestors, (std::vector<std::string>{"e0e0e0", "a3a3a3", "f2f2f2", "a2a2a2",
+                                                  "f1f1f1", "a1a1a1"}));
+  ancestors = store->Ancestors("f1f1f1", 2);
+  ASSERT_TRUE(ancestors.ok());
+  EXPECT_EQ(*ancestors, (std::vector<std::string>{"f1f1f1", "a2a2a2"}));
+  ancestors = store->Ancestors("123456");
+  ASSERT_TRUE(ancestors.ok());
+  EXPECT_TRUE(ancestors->empty());
+
   StatusOr<std::map<std::string, CommitInfo>> known = store->Commits({"e0e0e0", "nothere"});
   ASSERT_TRUE(known.ok());
   ASSERT_EQ(known->size(), 1u);

@@ -472,6 +472,39 @@ StatusOr<std::map<std::string, size_t>> HistoryStore::AncestryRanks() {
   return rank;
 }
 
+StatusOr<std::vector<std::string>> HistoryStore::Ancestors(const std::string& hash, size_t limit) {
+  StatusOr<SqlRows> known = db_->Query("SELECT count(*) FROM commits WHERE hash = $1",
+                                       {SqlValue(hash)});
+  if (!known.ok()) return Failed(known.status());
+  std::vector<std::string> out;
+  if (Int(known->front()[0]) == 0 || limit == 0) return out;
+  StatusOr<SqlRows> links = db_->Query("SELECT hash, parent FROM commit_parents");
+  if (!links.ok()) return Failed(links.status());
+  StatusOr<SqlRows> commits = db_->Query("SELECT hash FROM commits");
+  if (!commits.ok()) return Failed(commits.status());
+  std::set<std::string> stored;
+  for (const auto& row : *commits) stored.insert(Text(row[0]));
+  std::unordered_map<std::string, std::vector<std::string>> parents;
+  for (const auto& row : *links) parents[Text(row[0])].push_back(Text(row[1]));
+  for (auto& [child, list] : parents) std::sort(list.begin(), list.end());
+  std::set<std::string> seen = {hash};
+  std::vector<std::string> level = {hash};
+  while (!level.empty() && out.size() < limit) {
+    std::vector<std::string> next;
+    for (const std::string& c : level) {
+      if (stored.count(c) != 0 && out.size() < limit) out.push_back(c);
+      const auto it = parents.find(c);
+      if (it == parents.end()) continue;
+      for (const std::string& p : it->second) {
+        if (seen.insert(p).second) next.push_back(p);
+      }
+    }
+    std::sort(next.begin(), next.end());
+    level = std::move(next);
+  }
+  return out;
+}
+
 StatusOr<std::vector<Series>> HistoryStore::LoadSeries(const SeriesFilter& filter) {
   // The small tables are read whole and the samples without a join: a join
   // looks up four tables per sample row, which for a million rows costs

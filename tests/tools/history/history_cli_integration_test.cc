@@ -608,5 +608,27 @@ TEST(HistoryCliTest, RecordingAThousandBenchmarksOfTwentyRepetitions) {
   EXPECT_LT(seconds, 5.0);  // the target is 1 s; the bound leaves room for a loaded machine
 }
 
+TEST(HistoryCliTest, RecordingAThousandBenchmarksOfTwentyRepetitionsIntoPostgresql) {
+  BENCHPROF_SHARED_POSTGRES_OR_SKIP(cluster);
+  ASSERT_TRUE(cluster->CreateDatabase("scale").ok());
+  const std::string url = cluster->Url("scale");
+  TempDir dir;
+  const std::string file = dir.File("r.json");
+  WriteFile(file, ResultJson(1000, 20, 0));
+  WriteFile(dir.File("small.json"), ResultJson(1, 1, 0));
+  ASSERT_EQ(History({"record", "--db=" + url, "--commit=abcd0001", "--branch=main",
+                     dir.File("small.json")})
+                .exit_code, 0);
+  const auto start = std::chrono::steady_clock::now();
+  ProcessResult r = History({"record", "--db=" + url, "--commit=abcd0002", "--branch=main", file});
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  std::printf("benchprof history record of 1,000 benchmarks x 20 repetitions into PostgreSQL "
+              "(a local cluster, Unix socket): %.3f s\n",
+              seconds);
+  EXPECT_EQ(CountRows(url, "samples"), 1 * 3 + 1000 * 3);
+}
+
 }  // namespace
 }  // namespace benchprof::history

@@ -295,13 +295,7 @@ std::vector<GeoMeanRow> GeoMeans(const Comparison& c) {
 // inconclusive or why nothing could regress.
 void DecideVerdict(const ResultSet& base, const CompareOptions& options, bool share_benchmarks,
                    Comparison& c) {
-  bool regression = false, inconclusive = false;
-  for (const Row& row : c.rows) {
-    regression = regression || row.outcome == Outcome::kRegression;
-    inconclusive = inconclusive || (row.gated() && row.outcome == Outcome::kInconclusive);
-  }
   if (!share_benchmarks) {
-    inconclusive = true;
     const bool skips = !c.skipped_in_base.empty() || !c.skipped_in_head.empty();
     c.verdict_notes.push_back(options.filter && !base.benchmarks.empty()
                                   ? "no benchmark of both sides matches the filter"
@@ -310,12 +304,22 @@ void DecideVerdict(const ResultSet& base, const CompareOptions& options, bool sh
   } else if (std::none_of(c.rows.begin(), c.rows.end(), [](const Row& r) { return r.gated(); })) {
     c.verdict_notes.push_back("no metric is gated (every threshold is off)");
   }
-  c.verdict = regression     ? Verdict::kRegression
-              : inconclusive ? Verdict::kInconclusive
-                             : Verdict::kNoRegression;
+  c.verdict = VerdictOfRows(c.rows);
+  if (!share_benchmarks && c.verdict == Verdict::kNoRegression) c.verdict = Verdict::kInconclusive;
 }
 
 }  // namespace
+
+Verdict VerdictOfRows(const std::vector<Row>& rows) {
+  bool regression = false, inconclusive = false;
+  for (const Row& row : rows) {
+    regression = regression || row.outcome == Outcome::kRegression;
+    inconclusive = inconclusive || (row.gated() && row.outcome == Outcome::kInconclusive);
+  }
+  return regression     ? Verdict::kRegression
+         : inconclusive ? Verdict::kInconclusive
+                        : Verdict::kNoRegression;
+}
 
 std::string_view VerdictName(Verdict verdict) {
   switch (verdict) {

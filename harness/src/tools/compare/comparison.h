@@ -126,6 +126,11 @@ struct Comparison {
   std::vector<std::string> verdict_notes;  // why inconclusive when no row says so
 };
 
+// The verdict `rows` give, for a comparison whose sides share a benchmark:
+// regression if a row regressed, else inconclusive if a gated row is, else
+// no regression. (For a caller that re-judges rows after Compare.)
+Verdict VerdictOfRows(const std::vector<Row>& rows);
+
 // Compares `head` against `base`. Never fails: problems with the data become
 // warnings and an inconclusive verdict.
 Comparison Compare(const results::ResultSet& base, const results::ResultSet& head,

@@ -21,19 +21,6 @@ void AppendInt(std::string& out, int64_t value) {
   out.append(digits, end.ptr);
 }
 
-// A JSON string that is safe inside <script>: no "</script>" can end it.
-void AppendScriptString(std::string& out, std::string_view text) {
-  std::string quoted;
-  json::AppendQuoted(quoted, tools::OneLine(text));
-  for (const char c : quoted) {
-    if (c == '<') {
-      out += "\\u003c";
-    } else {
-      out += c;
-    }
-  }
-}
-
 int64_t Gcd(const FlameTree& tree, bool base) {
   int64_t gcd = 0;
   for (const FlameNode& node : tree.nodes) {
@@ -51,6 +38,18 @@ std::string Grouped(size_t n) {
 }
 
 }  // namespace
+
+void AppendScriptString(std::string& out, std::string_view text) {
+  std::string quoted;
+  json::AppendQuoted(quoted, tools::OneLine(text));
+  for (const char c : quoted) {
+    if (c == '<') {
+      out += "\\u003c";
+    } else {
+      out += c;
+    }
+  }
+}
 
 void AppendHtmlEscaped(std::string& out, std::string_view text) {
   for (const char c : tools::OneLine(text)) {

@@ -58,6 +58,11 @@ namespace benchprof::flamegraph {
 // million frames made a 59 MB page that Chromium could not draw.
 inline constexpr size_t kHtmlMaxFrames = 200'000;
 
+// Appends `text` (after tools::OneLine) as a JSON string literal that is
+// safe inside <script type="application/json">: '<' is written \u003c, so
+// no "</script>" or "<!--" can end or change the element.
+void AppendScriptString(std::string& out, std::string_view text);
+
 // Appends `text` with &, <, >, " and ' escaped, for element content and
 // quoted attribute values.
 void AppendHtmlEscaped(std::string& out, std::string_view text);

@@ -3,8 +3,11 @@
 #include <span>
 #include <string_view>
 
+#include "tools/history/detect_command.h"
 #include "tools/history/export_command.h"
+#include "tools/history/history_gate_command.h"
 #include "tools/history/record_command.h"
+#include "tools/history/report_command.h"
 #include "tools/history/show_command.h"
 #include "tools/tool_command.h"
 
@@ -19,6 +22,12 @@ constexpr ToolCommand kSubcommands[] = {
      RecordHelp},
     {"show", "the runs of the matching series as a table, in ancestry order", RunShowCommand,
      ShowHelp},
+    {"detect", "change points of the stored series along git ancestry; exit 1 when\n"
+     "a series' newest run is a regression", RunDetectCommand, DetectHelp},
+    {"gate", "judge a run against its base branch's history (exit codes as compare)",
+     RunHistoryGateCommand, HistoryGateHelp},
+    {"report", "one self-contained HTML page of trend charts, change points marked",
+     RunReportCommand, ReportHelp},
     {"export", "every stored value as CSV or JSON, for other tools", RunExportCommand,
      ExportHelp},
 };

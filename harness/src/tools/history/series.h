@@ -65,7 +65,9 @@ struct ChangePoint {
   double before_median = 0;      // median of the point medians of the segment before
   double after_median = 0;       // ... and after
   double change = 0;             // after_median / before_median - 1 (+-inf if before is 0)
-  std::optional<double> p;       // the t-test's p-value; none for an exact metric's change
+  // The t-test's p-value, multiplied by the number of positions the split
+  // was chosen among (Bonferroni); none for an exact metric's change.
+  std::optional<double> p;
   bool exact = false;            // found by the exact rule, at the exact commit
   bool regression = false;       // the change is in the worse direction of the metric
 };

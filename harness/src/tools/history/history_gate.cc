@@ -1,0 +1,147 @@
+#include "tools/history/history_gate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <unordered_map>
+
+#include "tools/compare/cell_format.h"
+
+namespace benchprof::history {
+namespace {
+
+using compare::Comparison;
+using compare::Outcome;
+using compare::Row;
+using compare::Rule;
+
+// The benchmark named `name` in `set`, added (with `time_metric`) if new.
+results::BenchmarkSamples& BenchmarkIn(results::ResultSet& set, const std::string& name,
+                                       const std::string& time_metric) {
+  auto [it, inserted] = set.index.try_emplace(name, set.benchmarks.size());
+  if (inserted) set.benchmarks.push_back(results::BenchmarkSamples{name, time_metric, {}});
+  return set.benchmarks[it->second];
+}
+
+// The points of `series` on the head's chain, in ancestry order, minus the
+// excluded run.
+Series OnChain(const Series& series, const std::unordered_map<std::string, size_t>& chain,
+               int64_t exclude_run_id) {
+  Series on{series.key, series.info, {}};
+  for (const SeriesPoint& point : series.points) {
+    if (point.run_id != exclude_run_id && chain.contains(point.commit)) on.points.push_back(point);
+  }
+  return on;
+}
+
+double Median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return compare::SortedMedian(values);
+}
+
+// The band of the baseline runs' medians a head inside of is no evidence:
+// median -+ kSpreadDeviations robust standard deviations.
+struct RunSpread {
+  double median = 0, deviation = 0;
+  double worse_bound(bool higher_is_better) const {
+    return higher_is_better ? median - kSpreadDeviations * deviation
+                            : median + kSpreadDeviations * deviation;
+  }
+};
+
+RunSpread SpreadOf(const std::vector<double>& run_medians) {
+  RunSpread spread;
+  spread.median = Median(run_medians);
+  std::vector<double> deviations;
+  for (double m : run_medians) deviations.push_back(std::abs(m - spread.median));
+  // 1.4826 x MAD estimates the standard deviation of normal data.
+  spread.deviation = 1.4826 * Median(deviations);
+  return spread;
+}
+
+}  // namespace
+
+HistoryBaseline SelectBaseline(const std::vector<Series>& series,
+                               const std::vector<std::string>& head_chain,
+                               const results::ResultSet& head, const BaselineOptions& options) {
+  std::unordered_map<std::string, size_t> chain;
+  for (size_t i = 0; i < head_chain.size(); ++i) chain.try_emplace(head_chain[i], i);
+
+  HistoryBaseline baseline;
+  baseline.samples.format = results::InputFormat::kGoogleBenchmarkJson;
+  std::set<int64_t> runs;
+  std::set<std::string> commits;
+  std::vector<std::pair<size_t, std::string>> commit_order;  // chain position, hash
+  for (const Series& whole : series) {
+    const results::BenchmarkSamples* in_head = head.Find(whole.key.benchmark);
+    if (in_head == nullptr) continue;
+    const Series on_chain = OnChain(whole, chain, options.exclude_run_id);
+    if (on_chain.points.empty()) continue;
+
+    size_t begin = 0;
+    const std::vector<ChangePoint> changes = FindChangePoints(on_chain, options.detect);
+    const std::pair<std::string, std::string> key{whole.key.benchmark, whole.key.metric};
+    if (!changes.empty()) {
+      begin = changes.back().index;
+      baseline.cut_at.emplace(key, changes.back());
+    }
+    if (on_chain.points.size() - begin > options.max_runs) {
+      begin = on_chain.points.size() - options.max_runs;
+    }
+
+    results::BenchmarkSamples& b = BenchmarkIn(baseline.samples, whole.key.benchmark,
+                                               in_head->time_metric);
+    std::vector<double> pooled;
+    std::vector<double>& medians = baseline.run_medians[key];
+    for (size_t i = begin; i < on_chain.points.size(); ++i) {
+      const SeriesPoint& point = on_chain.points[i];
+      pooled.insert(pooled.end(), point.values.begin(), point.values.end());
+      medians.push_back(point.median);
+      runs.insert(point.run_id);
+      if (commits.insert(point.commit).second) {
+        commit_order.emplace_back(chain.at(point.commit), point.commit);
+      }
+    }
+    b.metrics.emplace_back(whole.key.metric, std::move(pooled));
+    baseline.samples.metrics.try_emplace(whole.key.metric, whole.info);
+  }
+  // Oldest first: the chain runs newest first.
+  std::sort(commit_order.begin(), commit_order.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (auto& [position, hash] : commit_order) baseline.commits.push_back(std::move(hash));
+  baseline.runs = runs.size();
+  return baseline;
+}
+
+Comparison JudgeAgainstHistory(const HistoryBaseline& baseline, const std::string& baseline_name,
+                               const results::ResultSet& head,
+                               const compare::CompareOptions& options) {
+  Comparison c = compare::Compare(baseline.samples, head, options);
+  c.base_files = {baseline_name};
+  bool downgraded = false;
+  for (Row& row : c.rows) {
+    if (row.rule != Rule::kStatistical || row.outcome != Outcome::kRegression) continue;
+    const auto medians = baseline.run_medians.find({row.benchmark, row.metric});
+    if (medians == baseline.run_medians.end() || medians->second.size() < kMinRunsForSpread) {
+      continue;
+    }
+    const RunSpread spread = SpreadOf(medians->second);
+    const double bound = spread.worse_bound(row.info.higher_is_better);
+    const bool beyond =
+        row.info.higher_is_better ? row.head.median < bound : row.head.median > bound;
+    if (beyond) continue;
+    row.outcome = Outcome::kWithinThreshold;
+    row.reason = "within the baseline runs' spread: the head's median " +
+                 compare::FormatValue(row.head.median, row.info) + " is not beyond " +
+                 compare::FormatValue(bound, row.info) + ", the median of the " +
+                 std::to_string(medians->second.size()) + " baseline runs' medians " +
+                 compare::FormatValue(spread.median, row.info) + " " +
+                 (row.info.higher_is_better ? "-" : "+") + " 3 robust standard deviations (" +
+                 row.reason + ")";
+    downgraded = true;
+  }
+  if (downgraded) c.verdict = compare::VerdictOfRows(c.rows);
+  return c;
+}
+
+}  // namespace benchprof::history

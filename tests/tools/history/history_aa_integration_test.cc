@@ -1,0 +1,101 @@
+// The A/A experiment, on this machine: 20 runs of the Elvis
+// benchmarks recorded as the history of one commit, then 20 more runs of
+// the same binary gated one by one with `benchprof history gate`: none may
+// be a regression. The same 20 runs compared pairwise with `benchprof
+// compare` (each against the previous run) show what a gate without history
+// flags on the same machine: the count is printed, not asserted (it is the
+// noise the history gate exists to absorb). Then the Elvis benchmarks with
+// one std::string copy planted in algTwo (elvis_planted_bench): the history
+// gate exits 1 and names allocs/op of BM_AlgorithmTwo.
+//
+// Short repetitions (--benchmark_min_time=0.02) make the runs noisier than a
+// real suite's, which makes the experiment harder on the gate, not easier.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "support/subprocess.h"
+
+namespace benchprof {
+namespace {
+
+using testing::ProcessResult;
+using testing::RunProcess;
+using testing::TempDir;
+
+constexpr int kRecordedRuns = 20;
+constexpr int kGatedRuns = 20;
+constexpr char kCommit[] = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+
+class HistoryAATest : public ::testing::Test {
+ protected:
+  // One run of `binary`'s Elvis benchmarks into `out`.
+  void RunElvis(const std::string& binary, const std::string& out) {
+    const ProcessResult r =
+        RunProcess({binary, "--benchmark_filter=BM_Algorithm", "--benchmark_repetitions=10",
+                    "--benchmem", "--benchmark_min_time=0.02", "--benchmark_out=" + out,
+                    "--benchmark_out_format=json"});
+    ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  }
+
+  ProcessResult History(std::vector<std::string> args) {
+    args.insert(args.begin(), {BENCHPROF_PATH, "history"});
+    args.insert(args.begin() + 3, "--db=" + db_);
+    return RunProcess(args);
+  }
+
+  ProcessResult Gate(const std::string& result) {
+    return History({"gate", "--commit=" + std::string(kCommit), "--base-branch=main", result});
+  }
+
+  TempDir dir_;
+  const std::string db_ = dir_.File("history.sqlite");
+};
+
+TEST_F(HistoryAATest, NoFalseRegressionAndThePlantedAllocationIsNamed) {
+  for (int i = 0; i < kRecordedRuns; ++i) {
+    const std::string out = dir_.File("recorded" + std::to_string(i) + ".json");
+    ASSERT_NO_FATAL_FAILURE(RunElvis(BENCH_PATH, out));
+    const ProcessResult r = History({"record", "--commit=" + std::string(kCommit),
+                                     "--branch=main", "--subject=A/A", out});
+    ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  }
+
+  int history_regressions = 0, history_inconclusive = 0, pairwise_regressions = 0;
+  std::string previous;
+  for (int i = 0; i < kGatedRuns; ++i) {
+    const std::string out = dir_.File("gated" + std::to_string(i) + ".json");
+    ASSERT_NO_FATAL_FAILURE(RunElvis(BENCH_PATH, out));
+    const ProcessResult gate = Gate(out);
+    ASSERT_TRUE(gate.exit_code == 0 || gate.exit_code == 1 || gate.exit_code == 2)
+        << gate.stderr_text;
+    history_regressions += gate.exit_code == 1;
+    history_inconclusive += gate.exit_code == 2;
+    EXPECT_NE(gate.exit_code, 1) << "A/A run " << i << " gated as a regression:\n"
+                                 << gate.stdout_text;
+    if (!previous.empty()) {
+      const ProcessResult pair = RunProcess({BENCHPROF_PATH, "compare", previous, out});
+      ASSERT_TRUE(pair.exit_code >= 0 && pair.exit_code <= 2) << pair.stderr_text;
+      pairwise_regressions += pair.exit_code == 1;
+    }
+    previous = out;
+  }
+  EXPECT_EQ(history_inconclusive, 0);
+  std::printf("A/A: history gate flagged %d of %d runs (inconclusive: %d); compare against "
+              "the previous run flagged %d of %d pairs\n",
+              history_regressions, kGatedRuns, history_inconclusive, pairwise_regressions,
+              kGatedRuns - 1);
+
+  const std::string planted = dir_.File("planted.json");
+  ASSERT_NO_FATAL_FAILURE(RunElvis(PLANTED_BENCH_PATH, planted));
+  const ProcessResult gate = Gate(planted);
+  EXPECT_EQ(gate.exit_code, 1) << gate.stdout_text << gate.stderr_text;
+  EXPECT_NE(gate.stdout_text.find("allocs/op"), std::string::npos) << gate.stdout_text;
+  EXPECT_NE(gate.stdout_text.find("BM_AlgorithmTwo"), std::string::npos) << gate.stdout_text;
+  std::printf("planted copy in algTwo:\n%s", gate.stdout_text.c_str());
+}
+
+}  // namespace
+}  // namespace benchprof

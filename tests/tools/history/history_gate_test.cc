@@ -105,33 +105,66 @@ TEST(HistoryBaselineTest, StartsAfterTheLastChangePoint) {
   EXPECT_EQ(b.cut_at.at({"BM_X", "allocs/op"}).first_bad_commit, Commit(25));
 }
 
-TEST(HistoryGateTest, AHeadWithinTheRunsSpreadIsNoRegression) {
+TEST(HistoryBaselineTest, AChangeAtTheNewestRunsDoesNotCutIt) {
+  // The detector reports a step at the newest run at once; a baseline of
+  // that one run would be no baseline.
+  std::vector<double> medians(20, 2);
+  medians[19] = 3;
+  const Series s = MakeSeries("allocs/op", AllocsInfo(), medians);
+  const HistoryBaseline b = SelectBaseline({s}, Chain(20), Head(100, 3), BaselineOptions{});
+  EXPECT_EQ(b.runs, 20u);
+  EXPECT_TRUE(b.cut_at.empty());
+  medians[17] = medians[18] = 3;  // three runs: a level
+  const HistoryBaseline cut = SelectBaseline({MakeSeries("allocs/op", AllocsInfo(), medians)},
+                                             Chain(20), Head(100, 3), BaselineOptions{});
+  EXPECT_EQ(cut.runs, 3u);
+}
+
+TEST(HistoryGateTest, AHeadWithinTheBaselinesNoiseIsNoRegression) {
   // Run medians 90, 96.7, 103.3, 110, ... (a runner whose level moves
-  // between runs): their median is 100, their MAD 6.67, so the band reaches
-  // 100 + 3 x 1.4826 x 6.67 = 129.7. A head at 120 is 20% above the pooled
-  // median and significant against 100 tightly pooled repetitions, but
-  // within what the baseline's own runs vary by.
+  // between runs): the pooled median is 100, the second-worst run 110, so
+  // the noise ceiling is 110 + 5% = 115.5. A head at 112 is 12% above the
+  // pooled median and significant against 100 tightly pooled repetitions,
+  // but baseline runs were about as slow.
   const Series time = MakeSeries("cpu_time", TimeInfo(), Alternating(20, 0.10));
   const Series allocs = MakeSeries("allocs/op", AllocsInfo(), std::vector<double>(20, 2));
   const HistoryBaseline b =
-      SelectBaseline({time, allocs}, Chain(20), Head(120, 2), BaselineOptions{});
+      SelectBaseline({time, allocs}, Chain(20), Head(112, 2), BaselineOptions{});
   const compare::Comparison c =
-      JudgeAgainstHistory(b, "main: 20 runs", Head(120, 2), compare::CompareOptions{});
+      JudgeAgainstHistory(b, "main: 20 runs", Head(112, 2), compare::CompareOptions{});
   EXPECT_EQ(c.verdict, Verdict::kNoRegression);
   const auto row = std::find_if(c.rows.begin(), c.rows.end(),
                                 [](const compare::Row& r) { return r.metric == "cpu_time"; });
   ASSERT_NE(row, c.rows.end());
   EXPECT_EQ(row->outcome, Outcome::kWithinThreshold);
-  EXPECT_NE(row->reason.find("129.7"), std::string::npos) << row->reason;
+  EXPECT_NE(row->reason.find("115.5"), std::string::npos) << row->reason;
   EXPECT_EQ(c.base_files, std::vector<std::string>{"main: 20 runs"});
 
-  // Without the spread rule the same data is a regression: the rule decided.
-  const compare::Comparison pooled = compare::Compare(b.samples, Head(120, 2), {});
+  // Without the rule the same data is a regression: the rule decided.
+  const compare::Comparison pooled = compare::Compare(b.samples, Head(112, 2), {});
   EXPECT_EQ(pooled.verdict, Verdict::kRegression);
+  // Beyond the ceiling it regresses.
+  EXPECT_EQ(JudgeAgainstHistory(b, "main", Head(118, 2), {}).verdict, Verdict::kRegression);
 }
 
-TEST(HistoryGateTest, AHeadBeyondTheRunsSpreadRegresses) {
-  // Runs at 98 to 102: the band ends at 100 + 3 x 1.4826 x 1.33 = 105.9.
+TEST(HistoryGateTest, ANeighbourSlowingSomeRunsIsNoRegression) {
+  // 12 quiet runs at 100 and 8 runs slowed 6% by a neighbour on the runner,
+  // each run's repetitions tight: the pooled median is 100, so a head slowed
+  // the same way is +6% and significant, and the runs' median absolute
+  // deviation is small (most runs are quiet). Two and more baseline runs
+  // were as slow: no regression.
+  std::vector<double> medians(20, 100);
+  for (int i : {1, 4, 6, 9, 11, 14, 16, 19}) medians[i] = 106;
+  const Series time = MakeSeries("cpu_time", TimeInfo(), medians);
+  const Series allocs = MakeSeries("allocs/op", AllocsInfo(), std::vector<double>(20, 0));
+  const HistoryBaseline b =
+      SelectBaseline({time, allocs}, Chain(20), Head(106.2, 0), BaselineOptions{});
+  EXPECT_EQ(compare::Compare(b.samples, Head(106.2, 0), {}).verdict, Verdict::kRegression);
+  EXPECT_EQ(JudgeAgainstHistory(b, "main", Head(106.2, 0), {}).verdict, Verdict::kNoRegression);
+}
+
+TEST(HistoryGateTest, AHeadBeyondTheBaselinesNoiseRegresses) {
+  // Runs at 98 to 102: the ceiling is 102 + 5% = 107.1.
   const Series time = MakeSeries("cpu_time", TimeInfo(), Alternating(20, 0.02));
   const HistoryBaseline b = SelectBaseline({time}, Chain(20), Head(110, 0), BaselineOptions{});
   const compare::Comparison c = JudgeAgainstHistory(b, "main", Head(110, 0), {});

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <set>
 #include <unordered_map>
 
@@ -34,29 +35,22 @@ Series OnChain(const Series& series, const std::unordered_map<std::string, size_
   return on;
 }
 
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return compare::SortedMedian(values);
+// The second-worst of `run_medians` (at least 2): the largest but one, or
+// the smallest but one when higher is better.
+double SecondWorst(std::vector<double> run_medians, bool higher_is_better) {
+  if (higher_is_better) {
+    std::nth_element(run_medians.begin(), run_medians.begin() + 1, run_medians.end());
+  } else {
+    std::nth_element(run_medians.begin(), run_medians.begin() + 1, run_medians.end(),
+                     std::greater<>());
+  }
+  return run_medians[1];
 }
 
-// The band of the baseline runs' medians a head inside of is no evidence:
-// median -+ kSpreadDeviations robust standard deviations.
-struct RunSpread {
-  double median = 0, deviation = 0;
-  double worse_bound(bool higher_is_better) const {
-    return higher_is_better ? median - kSpreadDeviations * deviation
-                            : median + kSpreadDeviations * deviation;
-  }
-};
-
-RunSpread SpreadOf(const std::vector<double>& run_medians) {
-  RunSpread spread;
-  spread.median = Median(run_medians);
-  std::vector<double> deviations;
-  for (double m : run_medians) deviations.push_back(std::abs(m - spread.median));
-  // 1.4826 x MAD estimates the standard deviation of normal data.
-  spread.deviation = 1.4826 * Median(deviations);
-  return spread;
+// `value` moved by `threshold` in the metric's worse direction.
+double WorsenedBy(double value, const compare::Threshold& threshold, bool higher_is_better) {
+  const double step = threshold.relative ? std::fabs(value) * threshold.value : threshold.value;
+  return higher_is_better ? value - step : value + step;
 }
 
 }  // namespace
@@ -81,9 +75,15 @@ HistoryBaseline SelectBaseline(const std::vector<Series>& series,
     size_t begin = 0;
     const std::vector<ChangePoint> changes = FindChangePoints(on_chain, options.detect);
     const std::pair<std::string, std::string> key{whole.key.benchmark, whole.key.metric};
-    if (!changes.empty()) {
-      begin = changes.back().index;
-      baseline.cut_at.emplace(key, changes.back());
+    // The newest change point with a level after it: a change at the last
+    // run or two (which the detector reports at once) is not yet one, and
+    // cutting there would leave a baseline of a run or two.
+    for (auto c = changes.rbegin(); c != changes.rend(); ++c) {
+      if (on_chain.points.size() - c->index >= kMinRunsAfterCut) {
+        begin = c->index;
+        baseline.cut_at.emplace(key, *c);
+        break;
+      }
     }
     if (on_chain.points.size() - begin > options.max_runs) {
       begin = on_chain.points.size() - options.max_runs;
@@ -122,22 +122,21 @@ Comparison JudgeAgainstHistory(const HistoryBaseline& baseline, const std::strin
   for (Row& row : c.rows) {
     if (row.rule != Rule::kStatistical || row.outcome != Outcome::kRegression) continue;
     const auto medians = baseline.run_medians.find({row.benchmark, row.metric});
-    if (medians == baseline.run_medians.end() || medians->second.size() < kMinRunsForSpread) {
+    if (medians == baseline.run_medians.end() || medians->second.size() < kMinRunsForCeiling) {
       continue;
     }
-    const RunSpread spread = SpreadOf(medians->second);
-    const double bound = spread.worse_bound(row.info.higher_is_better);
-    const bool beyond =
-        row.info.higher_is_better ? row.head.median < bound : row.head.median > bound;
+    const bool higher_is_better = row.info.higher_is_better;
+    const double second_worst = SecondWorst(medians->second, higher_is_better);
+    const double ceiling = WorsenedBy(second_worst, *row.threshold, higher_is_better);
+    const bool beyond = higher_is_better ? row.head.median < ceiling : row.head.median > ceiling;
     if (beyond) continue;
     row.outcome = Outcome::kWithinThreshold;
-    row.reason = "within the baseline runs' spread: the head's median " +
+    row.reason = "within the baseline's noise: the head's median " +
                  compare::FormatValue(row.head.median, row.info) + " is not beyond " +
-                 compare::FormatValue(bound, row.info) + ", the median of the " +
-                 std::to_string(medians->second.size()) + " baseline runs' medians " +
-                 compare::FormatValue(spread.median, row.info) + " " +
-                 (row.info.higher_is_better ? "-" : "+") + " 3 robust standard deviations (" +
-                 row.reason + ")";
+                 compare::FormatValue(ceiling, row.info) + ", the second-worst of the " +
+                 std::to_string(medians->second.size()) + " baseline runs (" +
+                 compare::FormatValue(second_worst, row.info) + ") worsened by the threshold " +
+                 row.threshold->ToString() + " (" + row.reason + ")";
     downgraded = true;
   }
   if (downgraded) c.verdict = compare::VerdictOfRows(c.rows);

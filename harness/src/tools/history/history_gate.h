@@ -2,17 +2,20 @@
 // branch's history gives, not against one other run. The baseline of a
 // series is the last runs of the base branch along the head's git ancestry
 // (the pull request's fork point and before), since the series' last change
-// point (an older level is not the baseline any more), their repetitions
+// point with 3 runs or more after it (an older level is not the baseline any
+// more; a change at the newest run or two is not yet a level), their repetitions
 // pooled. The compare engine judges head against it with its rules,
 // thresholds and exit codes; then one more rule makes the gate robust on a
-// noisy runner: a statistical regression must also lie outside the spread
-// of the baseline runs' own medians — more than 3 robust standard
-// deviations (1.4826 x their median absolute deviation) from their median,
-// when the baseline has at least 3 runs. Pooled repetitions of many runs
-// under-state the noise between runs, which is what a shared runner adds;
-// a head inside the range the baseline's own runs vary over is not evidence
-// of a regression. The median and MAD, not the extremes, so that one slow
-// baseline run does not blind the gate.
+// noisy runner: a statistical regression must also be worse than the
+// baseline's noise ceiling — its second-worst run's median (given 3 runs or
+// more) — by more than the threshold. Pooled repetitions of many runs
+// under-state the noise between runs, which is what a shared runner adds
+// (a neighbour that slows every repetition of a run by 6% is no regression
+// if the baseline has such runs too); a head that at least two baseline
+// runs were about as bad as is not evidence of a regression. The second
+// worst, not the worst, so that one slow baseline run does not blind the
+// gate; beyond it by the threshold, as a run-level test of 20 runs alone
+// would still flag one A/A run in 21.
 // Exact metrics (allocs/op, B/op, instructions/op) keep the exact rule.
 //
 //   HistoryBaseline baseline = SelectBaseline(series, head_chain, options);
@@ -36,11 +39,10 @@
 
 namespace benchprof::history {
 
-// How far, in robust standard deviations of the baseline runs' medians, a
-// statistical regression's head must be from their median; and the fewest
-// runs the spread is taken from.
-inline constexpr double kSpreadDeviations = 3;
-inline constexpr size_t kMinRunsForSpread = 3;
+// The fewest baseline runs the noise ceiling is taken from, and the fewest
+// runs after a change point for the baseline to start there.
+inline constexpr size_t kMinRunsForCeiling = 3;
+inline constexpr size_t kMinRunsAfterCut = 3;
 
 struct BaselineOptions {
   // The most runs a series' baseline pools (the newest ones).

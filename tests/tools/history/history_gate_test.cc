@@ -62,6 +62,14 @@ results::ResultSet Head(double time, double allocs) {
   return head;
 }
 
+// A head run of BM_X with the repetitions `times` and no allocation.
+results::ResultSet HeadOf(const std::vector<double>& times) {
+  results::ResultSet head = Head(100, 0);
+  head.benchmarks[0].metrics[0].second = times;
+  head.benchmarks[0].metrics[1].second = std::vector<double>(times.size(), 0);
+  return head;
+}
+
 // Run medians alternating around 100 by +-`spread` (a runner whose level
 // moves between runs, not within one).
 std::vector<double> Alternating(int n, double spread) {
@@ -161,6 +169,27 @@ TEST(HistoryGateTest, ANeighbourSlowingSomeRunsIsNoRegression) {
       SelectBaseline({time, allocs}, Chain(20), Head(106.2, 0), BaselineOptions{});
   EXPECT_EQ(compare::Compare(b.samples, Head(106.2, 0), {}).verdict, Verdict::kRegression);
   EXPECT_EQ(JudgeAgainstHistory(b, "main", Head(106.2, 0), {}).verdict, Verdict::kNoRegression);
+}
+
+TEST(HistoryGateTest, AHeadWhoseRepetitionsScatterAcrossTheCeilingIsNoClearRegression) {
+  // Runs at 98 to 102: the ceiling is 107.1. Both heads have the median 112;
+  // one's 10 repetitions are tight, the other's scatter from 100 to 124 (a
+  // neighbour busy for part of the run), so its median's 95% interval
+  // reaches below the ceiling.
+  const Series time = MakeSeries("cpu_time", TimeInfo(), Alternating(20, 0.02));
+  const Series allocs = MakeSeries("allocs/op", AllocsInfo(), std::vector<double>(20, 0));
+  const std::vector<double> tight = {111.5, 111.6, 111.7, 111.8, 111.9,
+                                     112.1, 112.2, 112.3, 112.4, 112.5};
+  const std::vector<double> scattered = {100, 101, 103, 106, 111, 113, 118, 120, 122, 124};
+  const HistoryBaseline b = SelectBaseline({time, allocs}, Chain(20), HeadOf(tight), {});
+  EXPECT_EQ(JudgeAgainstHistory(b, "main", HeadOf(tight), {}).verdict, Verdict::kRegression);
+  const compare::Comparison c = JudgeAgainstHistory(b, "main", HeadOf(scattered), {});
+  EXPECT_EQ(c.verdict, Verdict::kNoRegression);
+  EXPECT_EQ(compare::Compare(b.samples, HeadOf(scattered), {}).verdict, Verdict::kRegression);
+  const auto row = std::find_if(c.rows.begin(), c.rows.end(),
+                                [](const compare::Row& r) { return r.metric == "cpu_time"; });
+  ASSERT_NE(row, c.rows.end());
+  EXPECT_NE(row->reason.find("confidence interval reaches"), std::string::npos) << row->reason;
 }
 
 TEST(HistoryGateTest, AHeadBeyondTheBaselinesNoiseRegresses) {

@@ -128,11 +128,18 @@ Comparison JudgeAgainstHistory(const HistoryBaseline& baseline, const std::strin
     const bool higher_is_better = row.info.higher_is_better;
     const double second_worst = SecondWorst(medians->second, higher_is_better);
     const double ceiling = WorsenedBy(second_worst, *row.threshold, higher_is_better);
-    const bool beyond = higher_is_better ? row.head.median < ceiling : row.head.median > ceiling;
+    // The head's whole confidence interval must be beyond it: a head run
+    // whose own repetitions scatter (a neighbour busy for part of it) is
+    // not a clear regression. Without a finite interval, its median.
+    const double head_best = !row.head.finite() ? row.head.median
+                             : higher_is_better ? row.head.hi
+                                                : row.head.lo;
+    const bool beyond = higher_is_better ? head_best < ceiling : head_best > ceiling;
     if (beyond) continue;
     row.outcome = Outcome::kWithinThreshold;
-    row.reason = "within the baseline's noise: the head's median " +
-                 compare::FormatValue(row.head.median, row.info) + " is not beyond " +
+    row.reason = std::string("within the baseline's noise: the head's ") +
+                 (row.head.finite() ? "confidence interval reaches " : "median ") +
+                 compare::FormatValue(head_best, row.info) + ", not beyond " +
                  compare::FormatValue(ceiling, row.info) + ", the second-worst of the " +
                  std::to_string(medians->second.size()) + " baseline runs (" +
                  compare::FormatValue(second_worst, row.info) + ") worsened by the threshold " +

@@ -6,16 +6,18 @@
 // more; a change at the newest run or two is not yet a level), their repetitions
 // pooled. The compare engine judges head against it with its rules,
 // thresholds and exit codes; then one more rule makes the gate robust on a
-// noisy runner: a statistical regression must also be worse than the
-// baseline's noise ceiling — its second-worst run's median (given 3 runs or
-// more) — by more than the threshold. Pooled repetitions of many runs
+// noisy runner: a statistical regression's whole confidence interval must
+// also be worse than the baseline's noise ceiling — its second-worst run's
+// median (given 3 runs or more) — by more than the threshold. Pooled repetitions of many runs
 // under-state the noise between runs, which is what a shared runner adds
 // (a neighbour that slows every repetition of a run by 6% is no regression
 // if the baseline has such runs too); a head that at least two baseline
 // runs were about as bad as is not evidence of a regression. The second
 // worst, not the worst, so that one slow baseline run does not blind the
 // gate; beyond it by the threshold, as a run-level test of 20 runs alone
-// would still flag one A/A run in 21.
+// would still flag one A/A run in 21; the whole interval, so that a head run
+// whose own repetitions scatter (a neighbour busy for part of it) is not
+// taken for a clear regression.
 // Exact metrics (allocs/op, B/op, instructions/op) keep the exact rule.
 //
 //   HistoryBaseline baseline = SelectBaseline(series, head_chain, options);

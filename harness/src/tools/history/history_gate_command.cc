@@ -47,10 +47,10 @@ last change point, their repetitions pooled. The run's commit and its
 ancestry come from git in --repo (or the current directory), or from
 --commit and the commits the database holds. The compare engine judges the
 run against the baseline with its rules and thresholds (see benchprof
-compare --help); a statistical regression must also be worse than the
-baseline's noise ceiling — its second-worst run's median, given 3 runs or
-more — by more than the threshold, so that a noisy runner's run-to-run
-variation is not taken for a regression. Exact metrics (allocs/op,
+compare --help); a statistical regression's whole confidence interval must
+also be worse than the baseline's noise ceiling — its second-worst run's
+median, given 3 runs or more — by more than the threshold, so that a noisy
+runner's variation is not taken for a regression. Exact metrics (allocs/op,
 B/op, instructions/op) are judged exactly. The run is not recorded.
 
 )";

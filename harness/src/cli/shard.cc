@@ -46,8 +46,10 @@ struct NameTrie {
   std::map<char, std::unique_ptr<NameTrie>> next;
 };
 
+// The characters special in a POSIX extended expression outside brackets.
+// ']' and '}' are not, and libstdc++ refuses them escaped (error_escape).
 void AppendLiteral(std::string& filter, char c) {
-  if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) filter += '\\';
+  if (std::string_view("\\^$.|?*+()[{").find(c) != std::string_view::npos) filter += '\\';
   filter += c;
 }
 

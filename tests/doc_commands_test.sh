@@ -147,6 +147,9 @@ check_exit_codes "benchprof trace-summary" "$benchprof" trace-summary
 check_exit_codes "benchprof flamegraph" "$benchprof" flamegraph
 check_exit_codes "benchprof report" "$benchprof" report
 check_exit_codes "benchprof gate" "$benchprof" gate
+check_exit_codes "benchprof history record" "$benchprof" history record
+check_exit_codes "benchprof history show" "$benchprof" history show
+check_exit_codes "benchprof history export" "$benchprof" history export
 check_exit_codes raytrace "$raytrace"
 check_exit_codes rss-search "$rss_search"
 # And no table in the pages says what no program says.

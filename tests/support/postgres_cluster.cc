@@ -213,12 +213,18 @@ std::unique_ptr<PostgresCluster> PostgresCluster::Start(const Options& options,
     return nullptr;
   }
   const char* shell_argv[] = {"/bin/sh", "-c", stop_script.c_str(), nullptr};
+  // Not the test's output: a test runner waits for its end of that pipe.
+  int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
   pid_t watchdog = fork();
   if (watchdog == 0) {
     // Only async-signal-safe calls until exec: the test may have threads.
     // It keeps only the pipe's reading end (as its stdin): a copy of
     // another cluster's writing end would keep that watchdog waiting.
     dup2(pipe_fds[0], STDIN_FILENO);
+    if (null_fd >= 0) {
+      dup2(null_fd, STDOUT_FILENO);
+      dup2(null_fd, STDERR_FILENO);
+    }
     close_range(3, ~0U, 0);
     setsid();  // out of the test's process group, which a timeout may kill
     char byte;
@@ -228,6 +234,7 @@ std::unique_ptr<PostgresCluster> PostgresCluster::Start(const Options& options,
     _exit(127);
   }
   close(pipe_fds[0]);
+  if (null_fd >= 0) close(null_fd);
   if (watchdog < 0) {
     close(pipe_fds[1]);
     *why_not = std::string("cannot fork: ") + std::strerror(errno);

@@ -26,7 +26,9 @@ class DatabaseBackendTest : public ::testing::TestWithParam<BackendName> {
  protected:
   void SetUp() override {
     std::string why_not;
-    location_ = testing::FreshDatabase(GetParam(), &why_not);
+    bool must_fail = false;
+    location_ = testing::FreshDatabase(GetParam(), &why_not, &must_fail);
+    if (location_.empty() && must_fail) FAIL() << why_not;
     if (location_.empty()) GTEST_SKIP() << why_not;
   }
 

@@ -1,13 +1,12 @@
 #include "tools/history/database_test_backend.h"
 
-#include <gtest/gtest.h>
-
 #include "support/postgres_cluster.h"
 #include "support/subprocess.h"
 
 namespace benchprof::history::testing {
 
-std::string FreshDatabase(BackendName backend, std::string* why_not) {
+std::string FreshDatabase(BackendName backend, std::string* why_not, bool* must_fail) {
+  *must_fail = false;
   static int counter = 0;
   ++counter;
   if (backend == BackendName::kSqlite) {
@@ -17,14 +16,15 @@ std::string FreshDatabase(BackendName backend, std::string* why_not) {
   benchprof::testing::PostgresCluster* cluster = benchprof::testing::SharedPostgresCluster(why_not);
   if (cluster == nullptr) {
     if (benchprof::testing::PostgresRequired()) {
-      ADD_FAILURE() << "BENCHPROF_REQUIRE_POSTGRES is set: " << *why_not;
+      *why_not = "BENCHPROF_REQUIRE_POSTGRES is set: " + *why_not;
+      *must_fail = true;
     }
     return "";
   }
   std::string name = "test_" + std::to_string(counter);
   if (Status s = cluster->CreateDatabase(name); !s.ok()) {
     *why_not = s.message();
-    ADD_FAILURE() << s.message();
+    *must_fail = true;
     return "";
   }
   return cluster->Url(name);

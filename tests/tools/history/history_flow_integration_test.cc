@@ -56,7 +56,9 @@ class HistoryFlowTest : public ::testing::TestWithParam<BackendName> {
  protected:
   void SetUp() override {
     std::string why_not;
-    db_ = FreshDatabase(GetParam(), &why_not);
+    bool must_fail = false;
+    db_ = FreshDatabase(GetParam(), &why_not, &must_fail);
+    if (db_.empty() && must_fail) FAIL() << why_not;
     if (db_.empty()) GTEST_SKIP() << why_not;
     std::filesystem::create_directory(repo_);
     Git({"init", "-q", "-b", "main"});

@@ -73,7 +73,9 @@ class HistoryStoreTest : public ::testing::TestWithParam<BackendName> {
  protected:
   void SetUp() override {
     std::string why_not;
-    location_ = testing::FreshDatabase(GetParam(), &why_not);
+    bool must_fail = false;
+    location_ = testing::FreshDatabase(GetParam(), &why_not, &must_fail);
+    if (location_.empty() && must_fail) FAIL() << why_not;
     if (location_.empty()) GTEST_SKIP() << why_not;
   }
 
@@ -225,6 +227,18 @@ TEST_P(HistoryStoreTest, PointsFollowAncestryWhateverTheRecordingOrder) {
   EXPECT_EQ(runs[2], run_of["r-a2"]);
   EXPECT_EQ(runs[3], run_of["r-a2-again"]);
 
+  // The merge's ancestors: itself, its parents, then theirs, nearest first.
+  StatusOr<std::vector<std::string>> ancestors = store->Ancestors("e0e0e0");
+  ASSERT_TRUE(ancestors.ok()) << ancestors.status().message();
+  EXPECT_EQ(*ancestors, (std::vector<std::string>{"e0e0e0", "a3a3a3", "f2f2f2", "a2a2a2",
+                                                  "f1f1f1", "a1a1a1"}));
+  ancestors = store->Ancestors("f1f1f1", 2);
+  ASSERT_TRUE(ancestors.ok());
+  EXPECT_EQ(*ancestors, (std::vector<std::string>{"f1f1f1", "a2a2a2"}));
+  ancestors = store->Ancestors("123456");
+  ASSERT_TRUE(ancestors.ok());
+  EXPECT_TRUE(ancestors->empty());
+
   StatusOr<std::map<std::string, CommitInfo>> known = store->Commits({"e0e0e0", "nothere"});
   ASSERT_TRUE(known.ok());
   ASSERT_EQ(known->size(), 1u);
@@ -240,6 +254,20 @@ TEST_P(HistoryStoreTest, PointsFollowAncestryWhateverTheRecordingOrder) {
   found = store->FindCommit("dddd");
   ASSERT_TRUE(found.ok());
   EXPECT_FALSE(found->has_value());
+}
+
+TEST_P(HistoryStoreTest, TheTimeMetricIsTheLastRecordedRunsOne) {
+  auto store = Open();
+  ASSERT_TRUE(store);
+  ResultSet first = MakeResults(2, 2, 1), second = MakeResults(3, 2, 2);
+  second.benchmarks[0].time_metric = "real_time";  // BM_0 switched to UseRealTime
+  second.benchmarks[2].time_metric = "";           // no time at all
+  ASSERT_TRUE(store->Record(MakeRun("1", first, Commit("aaaa11", {}, 1))).ok());
+  ASSERT_TRUE(store->Record(MakeRun("2", second, Commit("aaaa22", {}, 2))).ok());
+  StatusOr<std::map<std::string, std::string>> time = store->TimeMetrics();
+  ASSERT_TRUE(time.ok()) << time.status().message();
+  EXPECT_EQ(*time, (std::map<std::string, std::string>{{"BM_0", "real_time"},
+                                                       {"BM_1", "real_time"}}));
 }
 
 TEST_P(HistoryStoreTest, FiltersSelectSeries) {
@@ -310,6 +338,16 @@ TEST_P(HistoryStoreTest, HostileNamesAreData) {
     EXPECT_EQ(s.key.testbed, testbed);
   }
   EXPECT_EQ(seen, std::set<std::string>(names.begin(), names.end()));
+  EXPECT_EQ(Count(*store, "runs"), 1);
+
+  // A NUL byte cannot be stored as text: refused, naming it, nothing stored.
+  ResultSet nul = MakeResults(1, 1, 1);
+  nul.benchmarks[0].name = std::string("BM_\0x", 5);
+  StatusOr<RecordOutcome> refused = store->Record(MakeRun("nul", nul, Commit("dead02", {}, 1)));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(),
+            "benchmark name \"BM_?x\" holds a NUL byte, which cannot be stored");
+  EXPECT_EQ(store->last_failure_exit_code(), 3);
   EXPECT_EQ(Count(*store, "runs"), 1);
 }
 

@@ -11,6 +11,11 @@ StatusOr<std::unique_ptr<Database>> OpenDatabase(const std::string& location,
                                                  const OpenOptions& options,
                                                  DatabaseErrorKind* error_kind) {
   std::string_view text = location;
+  if (text.empty()) {
+    // SQLite would open a temporary database for "", and forget it.
+    if (error_kind != nullptr) *error_kind = DatabaseErrorKind::kOther;
+    return Status::Error("no database given: the path or URL is empty");
+  }
   if (text.starts_with("postgresql://") || text.starts_with("postgres://")) {
     return OpenPostgresDatabase(location, options, error_kind);
   }

@@ -100,6 +100,9 @@ class Database {
   // advisory lock, the same for every benchprof writer, so writers to one
   // server run one at a time there too and a check-then-insert in a
   // transaction sees no concurrent insert (readers are never blocked).
+  // After a statement fails inside a transaction, only Rollback is of use:
+  // PostgreSQL refuses every other statement until then (SQLite does not,
+  // but the store must not rely on that).
   virtual Status Begin() = 0;
   // A Commit that fails rolls the transaction back.
   virtual Status Commit() = 0;
@@ -119,7 +122,10 @@ struct OpenOptions {
 
 // Opens `location`: a URL starting "postgresql://" or "postgres://" (libpq's
 // connection URI) is a PostgreSQL server; anything else is a SQLite file's
-// path (opened in WAL mode with the busy timeout). Fails with one line
+// path (opened in WAL mode with the busy timeout and foreign keys
+// enforced). A PostgreSQL connection must be a session of its own (a
+// server, or a pooler in session mode, not transaction mode): the backend
+// keeps prepared statements and settings on it. Fails with one line
 // naming the database and the problem, and sets *error_kind (if given) to
 // the failure's kind, for ExitCodeFor.
 StatusOr<std::unique_ptr<Database>> OpenDatabase(const std::string& location,

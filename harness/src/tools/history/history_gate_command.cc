@@ -90,7 +90,8 @@ void DeclareFlags(FlagSet& flags, GateSettings* s) {
   flags.String("commit", "SHA", &s->commit.commit,
                "the run's commit (default: HEAD of --repo); its ancestry comes from git, else "
                "from the commits the database holds");
-  flags.File("repo", &s->commit.repo, "the run's git checkout (default: the current directory)");
+  flags.String("repo", "DIR", &s->commit.repo,
+               "the run's git checkout (default: the current directory)");
   flags.Int("runs", "N", 1, 10000, &s->runs,
             "the most runs a baseline pools, the newest (default 20)");
   DeclareDetectFlags(flags, &s->detect, /*with_thresholds=*/false);

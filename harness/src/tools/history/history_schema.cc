@@ -26,6 +26,8 @@ std::string IdColumn(const Dialect& d) {
 //    ordered by ancestry even when commits between them were never run.
 //  - runs.content_hash (of the result files' bytes) makes recording the same
 //    files twice store one run.
+//  - benchmarks.time_metric is the metric the benchmark's latest run
+//    called its time, so a reader need not scan the samples for it.
 //  - a testbed is found by its name (given or derived); its fingerprint and
 //    facts are what it was first recorded with.
 //  - integers are BIGINT (PostgreSQL's INTEGER is 32-bit); flags are 0/1.
@@ -63,7 +65,8 @@ std::vector<std::string> Migration1(const Dialect& d) {
       "CREATE INDEX runs_by_commit ON runs (commit_hash)",
       "CREATE TABLE benchmarks ("
       " id " + id + ","
-      " name TEXT NOT NULL UNIQUE)",
+      " name TEXT NOT NULL UNIQUE,"
+      " time_metric TEXT NOT NULL)",
       "CREATE TABLE metrics ("
       " id " + id + ","
       " name TEXT NOT NULL UNIQUE,"

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <queue>
 #include <set>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 
@@ -211,8 +212,20 @@ StatusOr<std::unique_ptr<HistoryStore>> HistoryStore::Open(const std::string& lo
                                                            int* exit_code) {
   int ignored = 0;
   int& code = exit_code != nullptr ? *exit_code : ignored;
+  // Two processes opening a new SQLite file at once both switch it to WAL
+  // mode, and SQLite fails the second at once with "database is locked"
+  // instead of calling the busy handler (seen in 1 of 8 pairs). So a busy
+  // open is tried again until the busy timeout.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(options.busy_timeout_ms);
   DatabaseErrorKind kind = DatabaseErrorKind::kOther;
   StatusOr<std::unique_ptr<Database>> db = OpenDatabase(location, options, &kind);
+  for (int attempt = 1; !db.ok() && kind == DatabaseErrorKind::kBusy &&
+                        std::chrono::steady_clock::now() < deadline;
+       ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(attempt * 5, 100)));
+    db = OpenDatabase(location, options, &kind);
+  }
   if (!db.ok()) {
     code = ExitCodeFor(kind);
     return db.status();
@@ -250,6 +263,22 @@ StatusOr<RecordOutcome> HistoryStore::Record(const RunToRecord& run) {
     return Status::Error("a run to record needs results");
   }
   if (run.testbed.name.empty()) return Status::Error("a run to record needs a testbed name");
+  // Text columns cannot hold a NUL byte on PostgreSQL (and the SQLite
+  // backend refuses one as well): said here, naming what holds it.
+  const auto nul = [](const std::string& text) { return text.find('\0') != std::string::npos; };
+  const auto refuse = [](const std::string& what, const std::string& text) {
+    std::string shown = text;
+    for (char& c : shown) c = c == '\0' ? '?' : c;
+    return Status::Error(what + " \"" + shown + "\" holds a NUL byte, which cannot be stored");
+  };
+  for (const results::BenchmarkSamples& b : run.results->benchmarks) {
+    if (nul(b.name)) return refuse("benchmark name", b.name);
+    for (const auto& [metric, values] : b.metrics) {
+      if (nul(metric)) return refuse("metric name", metric);
+    }
+  }
+  if (nul(run.branch)) return refuse("branch", run.branch);
+  if (nul(run.testbed.name)) return refuse("testbed", run.testbed.name);
   Database& db = *db_;
   RecordOutcome outcome;
 
@@ -333,9 +362,33 @@ StatusOr<RecordOutcome> HistoryStore::Record(const RunToRecord& run) {
     id = *got;
   }
   std::map<std::string, int64_t> benchmark_ids;
-  for (const results::BenchmarkSamples& b : set.benchmarks) benchmark_ids.emplace(b.name, 0);
+  std::map<std::string, std::string> time_metrics;
+  for (const results::BenchmarkSamples& b : set.benchmarks) {
+    benchmark_ids.emplace(b.name, 0);
+    time_metrics[b.name] = b.time_metric;
+  }
+  // The known ones in one query (a run repeats the last one's benchmarks),
+  // the new ones one by one; a time metric that changed is updated (the
+  // latest run's wins).
+  StatusOr<SqlRows> known = db.Query("SELECT id, name, time_metric FROM benchmarks");
+  if (!known.ok()) return Failed(known.status());
+  for (const auto& row : *known) {
+    const std::string name = Text(row[1]);
+    const auto it = benchmark_ids.find(name);
+    if (it == benchmark_ids.end()) continue;
+    it->second = Int(row[0]);
+    if (Text(row[2]) != time_metrics[name]) {
+      if (Status s = db.Execute("UPDATE benchmarks SET time_metric = $1 WHERE id = $2",
+                                {SqlValue(time_metrics[name]), SqlValue(it->second)});
+          !s.ok()) {
+        return Failed(s);
+      }
+    }
+  }
   for (auto& [name, id] : benchmark_ids) {
-    StatusOr<int64_t> got = IdOf(db, "benchmarks", "name", name);
+    if (id != 0) continue;
+    StatusOr<int64_t> got =
+        IdOf(db, "benchmarks", "name", name, ", time_metric", {SqlValue(time_metrics[name])});
     if (!got.ok()) return Failed(got.status());
     id = *got;
   }
@@ -419,84 +472,194 @@ StatusOr<std::map<std::string, size_t>> HistoryStore::AncestryRanks() {
   return rank;
 }
 
+StatusOr<std::vector<std::string>> HistoryStore::Ancestors(const std::string& hash, size_t limit) {
+  StatusOr<SqlRows> known = db_->Query("SELECT count(*) FROM commits WHERE hash = $1",
+                                       {SqlValue(hash)});
+  if (!known.ok()) return Failed(known.status());
+  std::vector<std::string> out;
+  if (Int(known->front()[0]) == 0 || limit == 0) return out;
+  StatusOr<SqlRows> links = db_->Query("SELECT hash, parent FROM commit_parents");
+  if (!links.ok()) return Failed(links.status());
+  StatusOr<SqlRows> commits = db_->Query("SELECT hash FROM commits");
+  if (!commits.ok()) return Failed(commits.status());
+  std::set<std::string> stored;
+  for (const auto& row : *commits) stored.insert(Text(row[0]));
+  std::unordered_map<std::string, std::vector<std::string>> parents;
+  for (const auto& row : *links) parents[Text(row[0])].push_back(Text(row[1]));
+  for (auto& [child, list] : parents) std::sort(list.begin(), list.end());
+  std::set<std::string> seen = {hash};
+  std::vector<std::string> level = {hash};
+  while (!level.empty() && out.size() < limit) {
+    std::vector<std::string> next;
+    for (const std::string& c : level) {
+      if (stored.count(c) != 0 && out.size() < limit) out.push_back(c);
+      const auto it = parents.find(c);
+      if (it == parents.end()) continue;
+      for (const std::string& p : it->second) {
+        if (seen.insert(p).second) next.push_back(p);
+      }
+    }
+    std::sort(next.begin(), next.end());
+    level = std::move(next);
+  }
+  return out;
+}
+
 StatusOr<std::vector<Series>> HistoryStore::LoadSeries(const SeriesFilter& filter) {
+  // The small tables are read whole and the samples without a join: a join
+  // looks up four tables per sample row, which for a million rows costs
+  // seconds; maps by id in memory cost nothing.
   Database& db = *db_;
   StatusOr<std::map<std::string, size_t>> ranks = AncestryRanks();
   if (!ranks.ok()) return ranks.status();
 
-  StatusOr<SqlRows> benchmarks = db.Query("SELECT id, name FROM benchmarks");
-  if (!benchmarks.ok()) return Failed(benchmarks.status());
-  std::vector<int64_t> wanted;
-  for (const auto& row : *benchmarks) {
-    if (!filter.benchmark || filter.benchmark->Search(Text(row[1]))) wanted.push_back(Int(row[0]));
+  StatusOr<SqlRows> testbed_rows = db.Query("SELECT id, name FROM testbeds");
+  if (!testbed_rows.ok()) return Failed(testbed_rows.status());
+  std::unordered_map<int64_t, std::string> testbeds;
+  for (const auto& row : *testbed_rows) {
+    if (filter.testbed.empty() || Text(row[1]) == filter.testbed) {
+      testbeds.emplace(Int(row[0]), Text(row[1]));
+    }
   }
-  std::sort(wanted.begin(), wanted.end());
-  if (wanted.empty()) return std::vector<Series>{};
 
-  const std::string base =
-      "SELECT b.name, m.name, m.unit, m.kind, m.higher_is_better, m.exact_medians,"
-      " t.name, r.branch, r.id, r.commit_hash, r.recorded_at_ns, s.values_blob"
-      " FROM samples s JOIN runs r ON r.id = s.run_id JOIN benchmarks b ON b.id = s.benchmark_id"
-      " JOIN metrics m ON m.id = s.metric_id JOIN testbeds t ON t.id = r.testbed_id"
-      " WHERE ($1 = '' OR m.name = $1) AND ($2 = '' OR t.name = $2) AND ($3 = '' OR r.branch = $3)";
-  // All at once when every benchmark is wanted; else one query per
+  struct RunRow {
+    std::string commit;
+    int64_t recorded_at_ns = 0;
+    size_t rank = 0;
+    int64_t testbed_id = 0;
+    size_t branch = 0;  // index into `branches`
+  };
+  StatusOr<SqlRows> run_rows =
+      db.Query("SELECT id, commit_hash, recorded_at_ns, testbed_id, branch FROM runs");
+  if (!run_rows.ok()) return Failed(run_rows.status());
+  std::vector<std::string> branches;
+  std::unordered_map<std::string, size_t> branch_index;
+  std::unordered_map<int64_t, RunRow> runs;
+  for (auto& row : *run_rows) {
+    const std::string branch = Text(row[4]);
+    if (!filter.branch.empty() && branch != filter.branch) continue;
+    if (testbeds.count(Int(row[3])) == 0) continue;
+    auto [it, fresh] = branch_index.try_emplace(branch, branches.size());
+    if (fresh) branches.push_back(branch);
+    RunRow r;
+    r.commit = Text(row[1]);
+    r.recorded_at_ns = Int(row[2]);
+    const auto rank = ranks->find(r.commit);
+    r.rank = rank == ranks->end() ? ranks->size() : rank->second;
+    r.testbed_id = Int(row[3]);
+    r.branch = it->second;
+    runs.emplace(Int(row[0]), std::move(r));
+  }
+
+  StatusOr<SqlRows> metric_rows =
+      db.Query("SELECT id, name, unit, kind, higher_is_better, exact_medians FROM metrics");
+  if (!metric_rows.ok()) return Failed(metric_rows.status());
+  std::unordered_map<int64_t, std::pair<std::string, results::MetricInfo>> metrics;
+  for (const auto& row : *metric_rows) {
+    if (!filter.metric.empty() && Text(row[1]) != filter.metric) continue;
+    results::MetricInfo info;
+    info.unit = Text(row[2]);
+    info.kind = KindFromName(Text(row[3]));
+    info.higher_is_better = Int(row[4]) != 0;
+    info.exact_medians = Int(row[5]) != 0;
+    metrics.emplace(Int(row[0]), std::make_pair(Text(row[1]), info));
+  }
+
+  StatusOr<SqlRows> benchmark_rows = db.Query("SELECT id, name FROM benchmarks");
+  if (!benchmark_rows.ok()) return Failed(benchmark_rows.status());
+  std::unordered_map<int64_t, std::string> benchmarks;
+  for (const auto& row : *benchmark_rows) {
+    if (!filter.benchmark || filter.benchmark->Search(Text(row[1]))) {
+      benchmarks.emplace(Int(row[0]), Text(row[1]));
+    }
+  }
+  if (benchmarks.empty() || metrics.empty() || runs.empty()) return std::vector<Series>{};
+
+  // All samples at once when every benchmark is wanted; else one query per
   // benchmark, which reads only its rows (the key starts with it).
   std::vector<std::optional<int64_t>> queries;
-  if (wanted.size() == benchmarks->size()) {
+  if (benchmarks.size() == benchmark_rows->size()) {
     queries.push_back(std::nullopt);
   } else {
-    queries.assign(wanted.begin(), wanted.end());
+    for (const auto& [id, name] : benchmarks) queries.push_back(id);
+    std::sort(queries.begin(), queries.end());
   }
-  std::map<SeriesKey, Series> found;
+  std::optional<int64_t> only_metric;
+  if (metrics.size() == 1) only_metric = metrics.begin()->first;
+
+  struct Point {
+    const RunRow* run;
+    int64_t run_id;
+    std::string blob;
+  };
+  using Key = std::tuple<int64_t, int64_t, int64_t, size_t>;  // benchmark, metric, testbed, branch
+  std::map<Key, std::vector<Point>> grouped;
   for (const std::optional<int64_t>& benchmark : queries) {
-    std::vector<SqlValue> params = {SqlValue(filter.metric), SqlValue(filter.testbed),
-                                    SqlValue(filter.branch)};
-    std::string sql = base;
+    std::string sql = "SELECT benchmark_id, metric_id, run_id, values_blob FROM samples";
+    std::vector<SqlValue> params;
     if (benchmark) {
-      sql += " AND s.benchmark_id = $4";
       params.emplace_back(*benchmark);
+      sql += " WHERE benchmark_id = $1";
+    }
+    if (only_metric) {
+      params.emplace_back(*only_metric);
+      sql += std::string(benchmark ? " AND" : " WHERE") + " metric_id = $" +
+             std::to_string(params.size());
     }
     StatusOr<SqlRows> rows = db.Query(sql, params);
     if (!rows.ok()) return Failed(rows.status());
+    std::vector<Point>* current = nullptr;
+    Key current_key{-1, -1, -1, 0};
     for (auto& row : *rows) {
-      SeriesKey key{Text(row[0]), Text(row[1]), Text(row[6]), Text(row[7])};
-      auto [it, fresh] = found.try_emplace(key);
-      Series& series = it->second;
-      if (fresh) {
-        series.key = std::move(key);
-        series.info.unit = Text(row[2]);
-        series.info.kind = KindFromName(Text(row[3]));
-        series.info.higher_is_better = Int(row[4]) != 0;
-        series.info.exact_medians = Int(row[5]) != 0;
+      const int64_t b = Int(row[0]), m = Int(row[1]), r = Int(row[2]);
+      if (!benchmark && benchmarks.count(b) == 0) continue;
+      if (metrics.count(m) == 0) continue;
+      const auto run = runs.find(r);
+      if (run == runs.end()) continue;
+      const Key key{b, m, run->second.testbed_id, run->second.branch};
+      if (current == nullptr || key != current_key) {
+        current = &grouped[key];
+        current_key = key;
       }
+      std::string* blob = std::get_if<std::string>(&row[3]);
+      SqlBlob* sql_blob = std::get_if<SqlBlob>(&row[3]);
+      current->push_back({&run->second, r,
+                          sql_blob != nullptr ? std::move(sql_blob->bytes)
+                                              : (blob != nullptr ? std::move(*blob) : "")});
+    }
+  }
+
+  std::vector<Series> out;
+  out.reserve(grouped.size());
+  for (auto& [key, points] : grouped) {
+    const auto& [b, m, t, branch] = key;
+    Series series;
+    series.key = {benchmarks.at(b), metrics.at(m).first, testbeds.at(t), branches[branch]};
+    series.info = metrics.at(m).second;
+    std::sort(points.begin(), points.end(), [](const Point& x, const Point& y) {
+      return std::make_tuple(x.run->rank, x.run->recorded_at_ns, x.run_id) <
+             std::make_tuple(y.run->rank, y.run->recorded_at_ns, y.run_id);
+    });
+    series.points.reserve(points.size());
+    for (Point& p : points) {
       SeriesPoint point;
-      point.run_id = Int(row[8]);
-      point.commit = Text(row[9]);
-      point.recorded_at_ns = Int(row[10]);
-      StatusOr<std::vector<double>> values = DecodeValues(Text(row[11]));
+      point.run_id = p.run_id;
+      point.commit = p.run->commit;
+      point.recorded_at_ns = p.run->recorded_at_ns;
+      StatusOr<std::vector<double>> values = DecodeValues(p.blob);
       if (!values.ok()) {
-        return Status::Error(db.display_name() + ": run " + std::to_string(point.run_id) + ": " +
+        last_failure_exit_code_ = kExitBadInput;
+        return Status::Error(db.display_name() + ": run " + std::to_string(p.run_id) + ": " +
                              values.status().message());
       }
       point.values = std::move(*values);
       point.median = MedianOf(point.values);
       series.points.push_back(std::move(point));
     }
-  }
-  std::vector<Series> out;
-  out.reserve(found.size());
-  const auto rank_of = [&](const std::string& hash) {
-    const auto it = ranks->find(hash);
-    return it == ranks->end() ? ranks->size() : it->second;
-  };
-  for (auto& [key, series] : found) {
-    std::sort(series.points.begin(), series.points.end(),
-              [&](const SeriesPoint& a, const SeriesPoint& b) {
-                return std::make_tuple(rank_of(a.commit), a.recorded_at_ns, a.run_id) <
-                       std::make_tuple(rank_of(b.commit), b.recorded_at_ns, b.run_id);
-              });
     out.push_back(std::move(series));
   }
+  // By key (names), as the grouping was by ids.
+  std::sort(out.begin(), out.end(), [](const Series& x, const Series& y) { return x.key < y.key; });
   return out;
 }
 
@@ -598,12 +761,11 @@ StatusOr<std::vector<RunInfo>> HistoryStore::Runs() {
 }
 
 StatusOr<std::map<std::string, std::string>> HistoryStore::TimeMetrics() {
-  StatusOr<SqlRows> rows = db_->Query(
-      "SELECT b.name, m.name, s.run_id FROM samples s JOIN benchmarks b ON b.id = s.benchmark_id"
-      " JOIN metrics m ON m.id = s.metric_id WHERE s.is_time = 1 ORDER BY s.run_id");
+  StatusOr<SqlRows> rows =
+      db_->Query("SELECT name, time_metric FROM benchmarks WHERE time_metric <> ''");
   if (!rows.ok()) return Failed(rows.status());
   std::map<std::string, std::string> out;
-  for (const auto& row : *rows) out[Text(row[0])] = Text(row[1]);  // the latest run wins
+  for (const auto& row : *rows) out.emplace(Text(row[0]), Text(row[1]));
   return out;
 }
 

@@ -142,13 +142,20 @@ class HistoryStore {
   // The runs, in ancestry order.
   StatusOr<std::vector<RunInfo>> Runs();
 
-  // For each benchmark, the metric its "time" means in its latest run
+  // For each benchmark, the metric its "time" means in the run recorded last
   // ("cpu_time", or "real_time" for benchmarks that use real or manual
   // time); benchmarks with no time metric are absent.
   StatusOr<std::map<std::string, std::string>> TimeMetrics();
 
   // The position of each stored commit in ancestry order (0 first).
   StatusOr<std::map<std::string, size_t>> AncestryRanks();
+
+  // The stored commits reachable from `hash` along stored parent links (all
+  // parents, not only first ones), `hash` itself included if stored, at most
+  // `limit` of them, nearest first (breadth-first; ties by hash). For a
+  // baseline "at the fork point and before": the ancestors of a pull
+  // request's base commit. Empty when `hash` is unknown.
+  StatusOr<std::vector<std::string>> Ancestors(const std::string& hash, size_t limit = 100000);
 
  private:
   explicit HistoryStore(std::unique_ptr<Database> db) : db_(std::move(db)) {}

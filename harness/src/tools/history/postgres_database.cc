@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <set>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -30,6 +31,11 @@ constexpr Oid kOidOid = 26;
 constexpr Oid kFloat4Oid = 700;
 constexpr Oid kFloat8Oid = 701;
 constexpr Oid kNumericOid = 1700;
+
+// More distinct statements than a store uses; past it statements run
+// unprepared rather than the server's memory growing with statements built
+// from data.
+constexpr size_t kMaxPreparedStatements = 256;
 
 // The advisory lock every benchprof writer takes in Begin ("benchprf").
 constexpr int64_t kWriterLockKey = 0x62656e6368707266;
@@ -336,6 +342,25 @@ class PostgresDatabase final : public Database {
                          (problem.empty() ? reason : problem + " (" + reason + ")"));
   }
 
+  // The name of the server-side prepared statement for `sql` with these
+  // parameter types, prepared now if it is new; null when the cache is full
+  // (run it unprepared). Preparing once saves the server's parse and plan
+  // of every row a run records.
+  StatusOr<const std::string*> Prepare(const std::string& sql, const BoundParameters& bound) {
+    std::string key = sql;
+    key.push_back('\0');
+    key.append(reinterpret_cast<const char*>(bound.types()), bound.count() * sizeof(Oid));
+    if (auto found = prepared_.find(key); found != prepared_.end()) return &found->second;
+    if (prepared_.size() >= kMaxPreparedStatements) return nullptr;
+    std::string name = "benchprof_" + std::to_string(prepared_.size() + 1);
+    PGresult* result =
+        PQprepare(connection_, name.c_str(), sql.c_str(), bound.count(), bound.types());
+    Status s = Check(result);
+    PQclear(result);
+    if (!s.ok()) return s;
+    return &prepared_.emplace(std::move(key), std::move(name)).first->second;
+  }
+
   Status Run(std::string_view sql, const std::vector<SqlValue>& params, SqlRows* rows) {
     last_kind_ = DatabaseErrorKind::kOther;
     std::set<size_t> used = ParametersUsed(sql);
@@ -361,8 +386,16 @@ class PostgresDatabase final : public Database {
       result = PQexec(connection_, statement.c_str());
     } else {
       BoundParameters bound(params);
-      result = PQexecParams(connection_, statement.c_str(), bound.count(), bound.types(),
-                            bound.values(), bound.lengths(), bound.formats(), /*resultFormat=*/0);
+      StatusOr<const std::string*> prepared = Prepare(statement, bound);
+      if (!prepared.ok()) return prepared.status();
+      if (*prepared == nullptr) {
+        result = PQexecParams(connection_, statement.c_str(), bound.count(), bound.types(),
+                              bound.values(), bound.lengths(), bound.formats(),
+                              /*resultFormat=*/0);
+      } else {
+        result = PQexecPrepared(connection_, (*prepared)->c_str(), bound.count(), bound.values(),
+                                bound.lengths(), bound.formats(), /*resultFormat=*/0);
+      }
     }
     Status s = Check(result);
     if (s.ok() && rows != nullptr && PQresultStatus(result) == PGRES_TUPLES_OK) {
@@ -388,6 +421,7 @@ class PostgresDatabase final : public Database {
 
   std::string display_name_;
   PGconn* connection_;
+  std::unordered_map<std::string, std::string> prepared_;  // SQL and types -> name
   int busy_timeout_ms_;
   DatabaseErrorKind last_kind_ = DatabaseErrorKind::kOther;
 };

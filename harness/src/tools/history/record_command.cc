@@ -9,6 +9,7 @@
 #include "tools/history/database.h"
 #include "tools/history/git_metadata.h"
 #include "tools/history/history_store.h"
+#include "tools/history/run_files.h"
 #include "tools/history/store_flags.h"
 #include "tools/history/testbed.h"
 #include "tools/results/result_reader.h"
@@ -92,7 +93,8 @@ void DeclareFlags(FlagSet& flags, RecordSettings* s) {
   flags.String("commit-time", "TIME", &s->commit.commit_time,
                "the committer time: seconds since the epoch or RFC 3339 (2024-05-01T12:00:00Z)");
   flags.String("subject", "TEXT", &s->commit.subject, "the commit's subject line");
-  flags.File("repo", &s->commit.repo, "the git checkout to read (default: the current directory)");
+  flags.String("repo", "DIR", &s->commit.repo,
+               "the git checkout to read (default: the current directory)");
   flags.String("testbed", "NAME", &s->testbed,
                "the testbed's name (default: derived from the machine's stable facts)");
   flags.Custom("attach", "FILE", Append(&s->attach, true),
@@ -162,17 +164,10 @@ int RunRecordCommand(const std::vector<std::string>& args, std::string& out, std
   files.insert(files.end(), cl.after_separator.begin(), cl.after_separator.end());
   if (files.empty()) return Fail(err, "no result file (see benchprof history record --help)");
 
-  StatusOr<results::ResultSet> results = results::ReadResultFiles(files);
-  if (!results.ok()) return Fail(err, results.status().message());
-  if (results->benchmarks.empty()) {
-    return Fail(err, files.front() + ": no measured benchmark to record (all skipped)");
-  }
-  std::vector<std::string> contents;
-  for (const std::string& path : files) {
-    StatusOr<std::string> bytes = ReadWholeFile(path, size_t{1} << 32);
-    if (!bytes.ok()) return Fail(err, bytes.status().message());
-    contents.push_back(std::move(*bytes));
-  }
+  StatusOr<RunFiles> read = ReadRunFiles(files);
+  if (!read.ok()) return Fail(err, read.status().message());
+  const results::ResultSet* results = &read->results;
+  const std::vector<std::pair<std::string, std::string>>& context = read->context;
 
   std::vector<Attachment> attachments;
   std::set<std::string> attachment_names;
@@ -186,16 +181,12 @@ int RunRecordCommand(const std::vector<std::string>& args, std::string& out, std
     attachments.push_back({name, AttachmentKind(name), std::move(*bytes)});
   }
 
-  // The context: Google Benchmark's, else Go text's configuration lines.
-  std::vector<std::pair<std::string, std::string>> context = results->context;
-  if (context.empty()) context = results->config;
-
   StatusOr<RunCommit> commit = ResolveRunCommit(settings.commit, context, SystemEnvironment);
   if (!commit.ok()) return Fail(err, commit.status().message());
 
   RunToRecord run;
-  run.content_hash = ContentHash(contents);
-  run.results = &*results;
+  run.content_hash = read->content_hash;
+  run.results = results;
   run.commit = commit->commit;
   run.branch = commit->branch;
   run.ancestry = commit->ancestry;

@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
@@ -21,6 +22,28 @@ constexpr size_t kMaxCachedStatements = 256;
 
 bool IsBlank(std::string_view text) {
   return text.find_first_not_of(" \t\r\n;") == std::string_view::npos;
+}
+
+std::string DirectoryOf(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+// Why `path` (an existing file or one to be created) cannot be written,
+// or "" if it can. SQLite's errno is no guide here: after a read-write open
+// fails it tries read-only, and keeps that attempt's errno (ENOENT for a
+// WAL file not there yet). access() sees a read-only mount for root too.
+std::string WhyNotWritable(const std::string& path) {
+  if (access(path.c_str(), W_OK) != 0 && errno != ENOENT) {
+    return std::string("the file: ") + std::strerror(errno);
+  }
+  std::string directory = DirectoryOf(path);
+  if (access(directory.c_str(), W_OK) != 0) {
+    return "its directory " + directory + ": " + std::strerror(errno);
+  }
+  return "";
 }
 
 DatabaseErrorKind KindOf(int code, int system_errno) {
@@ -66,13 +89,6 @@ std::string ProblemOf(DatabaseErrorKind kind) {
     default:
       return "";
   }
-}
-
-std::string DirectoryOf(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
 }
 
 const char* FileTypeName(mode_t mode) {
@@ -143,7 +159,7 @@ class SqliteDatabase final : public Database {
   }
 
  private:
-  Status Fail(int code, std::string_view detail = {}) {
+  Status Fail(int code) {
     int system_errno = sqlite3_system_errno(db_);
     last_kind_ = KindOf(code, system_errno);
     std::string message = path_ + ": ";
@@ -151,9 +167,14 @@ class SqliteDatabase final : public Database {
     if (last_kind_ == DatabaseErrorKind::kBusy) {
       problem += " for more than " + std::to_string(busy_timeout_ms_) + " ms";
     }
-    std::string reason = detail.empty() ? sqlite3_errmsg(db_) : std::string(detail);
-    if ((code & 0xff) == SQLITE_IOERR || (code & 0xff) == SQLITE_CANTOPEN ||
-        last_kind_ == DatabaseErrorKind::kDiskFull) {
+    std::string reason = sqlite3_errmsg(db_);
+    if ((code & 0xff) == SQLITE_CANTOPEN || (code & 0xff) == SQLITE_READONLY) {
+      if (std::string why = WhyNotWritable(path_); !why.empty()) {
+        last_kind_ = DatabaseErrorKind::kReadOnly;
+        problem = ProblemOf(last_kind_);
+        reason = why;
+      }
+    } else if ((code & 0xff) == SQLITE_IOERR || last_kind_ == DatabaseErrorKind::kDiskFull) {
       if (system_errno != 0) reason += std::string(": ") + std::strerror(system_errno);
     }
     message += problem.empty() ? reason : problem + " (" + reason + ")";
@@ -342,6 +363,12 @@ StatusOr<std::unique_ptr<Database>> OpenSqliteDatabase(const std::string& path,
       return OpenError(path, DatabaseErrorKind::kOther,
                        "cannot create it: no directory " + directory, error_kind);
     }
+    if (access(directory.c_str(), W_OK) != 0) {
+      return OpenError(
+          path, DatabaseErrorKind::kReadOnly,
+          "cannot be created (its directory " + directory + ": " + std::strerror(errno) + ")",
+          error_kind);
+    }
   } else {
     return OpenError(path,
                      errno == EACCES ? DatabaseErrorKind::kReadOnly : DatabaseErrorKind::kOther,
@@ -359,9 +386,14 @@ StatusOr<std::unique_ptr<Database>> OpenSqliteDatabase(const std::string& path,
     std::string reason = handle ? sqlite3_errmsg(handle) : sqlite3_errstr(rc);
     if (system_errno != 0) reason += std::string(": ") + std::strerror(system_errno);
     sqlite3_close_v2(handle);
-    std::string problem = kind == DatabaseErrorKind::kReadOnly
-                              ? "cannot be created or written (" + reason + ")"
-                              : reason;
+    if ((rc & 0xff) == SQLITE_CANTOPEN) {
+      if (std::string why = WhyNotWritable(path); !why.empty()) {
+        kind = DatabaseErrorKind::kReadOnly;
+        reason = why;
+      }
+    }
+    std::string problem =
+        kind == DatabaseErrorKind::kReadOnly ? "cannot be written (" + reason + ")" : reason;
     return OpenError(path, kind, problem, error_kind);
   }
   sqlite3_busy_timeout(handle, options.busy_timeout_ms);

@@ -35,7 +35,7 @@ one, as if one machine had run them:
   benchprof merge cpu.*.pprof -o cpu.pprof
 
 Google Benchmark JSON result files become one result file that compare and
-history read as one run: the first file's context, the shards named in
+history read as one run: the first shard's context, the shards named in
 "benchprof_shards" ("0/4,1/4,2/4,3/4"), the benchmarks in the order one
 unsharded run reports them. Refused: a benchmark in two files, a shard given
 twice, shards of different splits, and results of different benchmark

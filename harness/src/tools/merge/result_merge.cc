@@ -204,8 +204,11 @@ StatusOr<Value> MergeResults(std::span<const NamedResults> files,
     if (!shard_names.empty()) shard_names += ",";
     shard_names += ContextString(files[file].document, kShardContextKey);
   }
+  // The lowest shard's context (shard 0's, when all are there), so the
+  // merged file is the same whatever order the shards are given in.
+  const NamedResults& context_source = files[order.front()];
   bool named_shards = false;
-  if (const Value* first_context = first.document.Find("context")) {
+  if (const Value* first_context = context_source.document.Find("context")) {
     for (const auto& [key, value] : first_context->members()) {
       if (key == kShardContextKey) {
         context.emplace_back(kShardsContextKey, Value::MakeString(shard_names));
@@ -219,7 +222,7 @@ StatusOr<Value> MergeResults(std::span<const NamedResults> files,
     context.emplace_back(kShardsContextKey, Value::MakeString(shard_names));
   }
   // A shard that was interrupted makes the whole run so.
-  if (ContextValue(first.document, kInterruptedKey) == nullptr) {
+  if (ContextValue(context_source.document, kInterruptedKey) == nullptr) {
     for (const NamedResults& file : files) {
       if (const Value* interrupted = ContextValue(file.document, kInterruptedKey)) {
         context.emplace_back(kInterruptedKey, *interrupted);

@@ -2,9 +2,12 @@
 // (`bench --shard=I/N`) into one file that `benchprof compare` and
 // `benchprof history record` read as one run.
 //
-// The merged file's context is the first file's, with the shards named
+// The merged file's context is the first shard's (the lowest index; of
+// unsharded files, the first file's), with the shards named
 // ("benchprof_shards": "0/4,1/4,2/4,3/4" instead of each file's
-// "benchprof_shard"). When every file names its shard, the benchmarks are
+// "benchprof_shard"). The merged file is the same, byte for byte, whatever
+// order the shards are given in: `history record` identifies a sharded run
+// by it, whether given the shards or their merged file. When every file names its shard, the benchmarks are
 // put back in the order one unsharded run reports them: the shards dealt
 // the instances out in turn (cli/shard.h), so the merge takes each shard's
 // next benchmark in turn. Files that name no shard keep their order, one

@@ -14,6 +14,7 @@
 #include "tools/merge/profile_merge.h"
 #include "tools/merge/result_merge.h"
 #include "tools/results/gbench_json.h"
+#include "tools/text_format.h"
 #include "tools/tool_command.h"
 
 namespace benchprof::merge {
@@ -168,7 +169,7 @@ int RunMergeCommand(const std::vector<std::string>& args, std::string& out, std:
       return Fail(err, written.message());
     }
     err += "benchprof merge: " + std::to_string(paths.size()) + " result files into " +
-           settings.out + "\n";
+           tools::OneLine(settings.out) + "\n";
     return kExitOk;
   }
   StatusOr<encode::ProfileData> merged = MergeProfileFiles(paths, std::move(*first));
@@ -177,8 +178,9 @@ int RunMergeCommand(const std::vector<std::string>& args, std::string& out, std:
     return Fail(err, settings.out + ": " + written.message());
   }
   if (Status committed = output->Commit(); !committed.ok()) return Fail(err, committed.message());
-  err += "benchprof merge: " + std::to_string(paths.size()) + " profiles into " + settings.out +
-         " (" + std::to_string(merged->samples.size()) + " samples)\n";
+  err += "benchprof merge: " + std::to_string(paths.size()) + " profiles into " +
+         tools::OneLine(settings.out) + " (" + std::to_string(merged->samples.size()) +
+         " samples)\n";
   return kExitOk;
 }
 

@@ -20,8 +20,8 @@ TEST(ShardTest, ParsesIndexOfTotal) {
 }
 
 TEST(ShardTest, RefusesMalformedAndOutOfRangeShards) {
-  for (const char* bad : {"x", "2", "/4", "2/", "0/0", "5/4", "4/4", "-1/4", "+1/4", " 1/4",
-                          "1/4 ", "0x1/4", "1/2/3", "1.0/4", "0/100001"}) {
+  for (const char* bad : {"x", "2", "/4", "2/", "0/0", "5/4", "4/4", "-1/4", "+1/4", " 1/4", "1/4 ",
+                          "0x1/4", "1/2/3", "1.0/4", "0/100001"}) {
     EXPECT_FALSE(ParseShard(bad).ok()) << bad;
   }
   EXPECT_EQ(ParseShard("5/4").status().message(),
@@ -49,8 +49,8 @@ bool Selects(const std::string& filter, const std::string& name) {
 }
 
 TEST(ShardTest, TheFilterSelectsExactlyTheNames) {
-  const std::vector<std::string> names = {"BM_P",          "BM_P/8",       "BM_Meta.+*?",
-                                          "BM_Meta()[]{}", "BM_Meta|^$\\", "BM_Tmpl<int>",
+  const std::vector<std::string> names = {"BM_P",           "BM_P/8",       "BM_Meta.+*?",
+                                          "BM_Meta()[]{}",  "BM_Meta|^$\\", "BM_Tmpl<int>",
                                           "BM_x/threads:2", "BM_Meta a,b=c"};
   const std::string filter = ExactNamesFilter(names);
   for (const std::string& name : names) EXPECT_TRUE(Selects(filter, name)) << name << " " << filter;

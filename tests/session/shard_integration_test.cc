@@ -48,8 +48,8 @@ std::vector<std::string> Sorted(std::vector<std::string> names) {
 }
 
 TEST(ShardIntegrationTest, ShardsOfEverySplitHoldExactlyTheUnshardedBenchmarks) {
-  for (const std::string filter : {"", "--benchmark_filter=Meta", "--benchmark_filter=BM_P",
-                                   "--benchmark_filter=-Range"}) {
+  for (const std::string filter :
+       {"", "--benchmark_filter=Meta", "--benchmark_filter=BM_P", "--benchmark_filter=-Range"}) {
     std::vector<std::string> base_args;
     if (!filter.empty()) base_args.push_back(filter);
     const std::vector<std::string> unsharded = Listed(base_args);
@@ -141,11 +141,13 @@ TEST(ShardIntegrationTest, BadShardsAreOneLineUsageErrorsBeforeAnythingRuns) {
   for (const auto& [flag, message] : std::vector<std::pair<std::string, std::string>>{
            {"--shard=5/4", "--shard=5/4: shard index 5 is out of range for 4 shards (0 to 3)"},
            {"--shard=4/4", "--shard=4/4: shard index 4 is out of range for 4 shards (0 to 3)"},
-           {"--shard=x", "--shard=x: expected I/N, shard I of N counted from 0 (e.g. 2/4, the "
-                         "third of four)"},
+           {"--shard=x",
+            "--shard=x: expected I/N, shard I of N counted from 0 (e.g. 2/4, the "
+            "third of four)"},
            {"--shard=0/0", "--shard=0/0: the number of shards must be 1 to 100000"},
-           {"--shard=-1/4", "--shard=-1/4: expected I/N, shard I of N counted from 0 (e.g. 2/4, "
-                            "the third of four)"},
+           {"--shard=-1/4",
+            "--shard=-1/4: expected I/N, shard I of N counted from 0 (e.g. 2/4, "
+            "the third of four)"},
        }) {
     const ProcessResult result =
         RunProcess({SHARD_FIXTURE_BENCH_PATH, flag, "--benchmark_out=" + out});

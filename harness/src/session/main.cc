@@ -285,7 +285,8 @@ BenchmarkRun RunBenchmarks(session::RunAuditor& auditor, const std::optional<Ato
 
 // An empty shard's run: the result file gets the context and no benchmarks,
 // as the library would write it, and no benchmark runs.
-BenchmarkRun WriteEmptyShard(session::RunAuditor& auditor, const std::optional<AtomicFile>& results) {
+BenchmarkRun WriteEmptyShard(session::RunAuditor& auditor,
+                             const std::optional<AtomicFile>& results) {
   BenchmarkRun run;
   if (results) {
     session::HarnessReporter file(session::MakeFileReporter(benchmark::FLAGS_benchmark_out_format),
@@ -352,7 +353,8 @@ int Run(const std::string& program, const Request& request) {
     if (!plan->filter.empty()) benchmark::SetBenchmarkFilter(plan->filter);
     empty_shard = plan->empty();
     if (empty_shard) {
-      std::fprintf(stderr, "%s: shard %s is empty (the filter selects %zu benchmarks for %zu shards)%s\n",
+      std::fprintf(stderr,
+                   "%s: shard %s is empty (the filter selects %zu benchmarks for %zu shards)%s\n",
                    program.c_str(), shard->Name().c_str(), plan->selected, shard->total,
                    benchmark::FLAGS_benchmark_list_tests || !outputs->results
                        ? ""

@@ -41,8 +41,9 @@ StatusOr<std::vector<std::string>> ListSelected() {
     rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
   }
   if (names.size() != count) {
-    return Status::Error("--shard: a benchmark's name holds a line break, so no filter can "
-                         "select it");
+    return Status::Error(
+        "--shard: a benchmark's name holds a line break, so no filter can "
+        "select it");
   }
   return names;
 }

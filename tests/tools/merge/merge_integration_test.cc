@@ -40,12 +40,14 @@ class MergeIntegrationTest : public ::testing::Test {
   std::string RunShard(const std::string& bench, int index, const std::string& tag,
                        const std::string& filter = kFilter) {
     const std::string suffix = tag + (index < 0 ? "all" : std::to_string(index));
-    std::vector<std::string> argv = {bench, filter,
+    std::vector<std::string> argv = {bench,
+                                     filter,
                                      "--benchmark_out=" + dir_.File("r." + suffix + ".json"),
                                      "--benchmark_out_format=json",
                                      "--cpuprofile=" + dir_.File("cpu." + suffix + ".pprof"),
                                      "--memprofile=" + dir_.File("mem." + suffix + ".pprof")};
-    if (index >= 0) argv.push_back("--shard=" + std::to_string(index) + "/" + std::to_string(kShards));
+    if (index >= 0)
+      argv.push_back("--shard=" + std::to_string(index) + "/" + std::to_string(kShards));
     const ProcessResult result = RunProcess(argv);
     EXPECT_EQ(result.exit_code, 0) << result.stderr_text;
     return dir_.File("r." + suffix + ".json");
@@ -139,8 +141,8 @@ TEST_F(MergeIntegrationTest, ShardsMergeIntoTheRunAndTheProfilesIntoTheirSum) {
 
 TEST_F(MergeIntegrationTest, AHeapAndACpuProfileAreRefused) {
   RunShard(CPU_FIXTURE_BENCH_PATH, 0, "");
-  const ProcessResult merged = Merge({dir_.File("cpu.0.pprof"), dir_.File("mem.0.pprof"), "-o",
-                                      dir_.File("x.pprof")});
+  const ProcessResult merged =
+      Merge({dir_.File("cpu.0.pprof"), dir_.File("mem.0.pprof"), "-o", dir_.File("x.pprof")});
   EXPECT_EQ(merged.exit_code, 3);
   EXPECT_EQ(merged.stderr_text,
             "benchprof merge: " + dir_.File("cpu.0.pprof") +
@@ -168,8 +170,7 @@ TEST_F(MergeIntegrationTest, ResultsOfDifferentBinariesAreRefusedUnlessAllowed) 
 
 TEST_F(MergeIntegrationTest, ResultsAndProfilesDoNotMix) {
   const std::string results = RunShard(CPU_FIXTURE_BENCH_PATH, 0, "");
-  ProcessResult merged =
-      Merge({results, dir_.File("cpu.0.pprof"), "-o", dir_.File("x")});
+  ProcessResult merged = Merge({results, dir_.File("cpu.0.pprof"), "-o", dir_.File("x")});
   EXPECT_EQ(merged.exit_code, 3);
   EXPECT_EQ(merged.stderr_text, "benchprof merge: " + results + " is a result file and " +
                                     dir_.File("cpu.0.pprof") +
@@ -185,7 +186,8 @@ TEST_F(MergeIntegrationTest, ResultsAndProfilesDoNotMix) {
       << merged.stderr_text;
   merged = Merge({results});
   EXPECT_EQ(merged.exit_code, 3);
-  EXPECT_EQ(merged.stderr_text, "benchprof merge: -o FILE is required (see benchprof merge --help)\n");
+  EXPECT_EQ(merged.stderr_text,
+            "benchprof merge: -o FILE is required (see benchprof merge --help)\n");
   EXPECT_FALSE(FileExists(dir_.File("x")));
 }
 

@@ -81,8 +81,9 @@ TEST(MergeScaleTest, SixteenResultFilesOfAThousandBenchmarks) {
       if (k > 0) text += ",\n";
       const std::string name =
           "BM_Family" + std::to_string(k % 17) + "/" + std::to_string(k * 16 + shard);
-      text += R"({"name": ")" + name + R"(", "run_name": ")" + name +
-              R"(", "run_type": "iteration", "repetitions": 1, "iterations": 1000000, "real_time": 1.2345678901234567e+02, "cpu_time": 1.2300000000000001e+02, "time_unit": "ns", "allocs/op": 2, "B/op": 37})";
+      text +=
+          R"({"name": ")" + name + R"(", "run_name": ")" + name +
+          R"(", "run_type": "iteration", "repetitions": 1, "iterations": 1000000, "real_time": 1.2345678901234567e+02, "cpu_time": 1.2300000000000001e+02, "time_unit": "ns", "allocs/op": 2, "B/op": 37})";
     }
     text += "]}\n";
     const std::string path = dir.File("r." + std::to_string(shard) + ".json");

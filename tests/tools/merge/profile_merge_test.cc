@@ -37,8 +37,8 @@ ProfileData Shard(uint64_t base, const std::string& benchmark, int64_t work) {
   p.functions = {{"main", "main", "/src/main.cc", 1},
                  {"Work", "_Z4Workv", "/src/work.cc", 10},
                  {"Other", "_Z5Otherv", "/src/work.cc", 20}};
-  p.locations = {{base + 0x100, 0, {{0, 5}}}, {base + 0x200, 0, {{1, 12}}},
-                 {base + 0x300, 0, {{2, 22}}}};
+  p.locations = {
+      {base + 0x100, 0, {{0, 5}}}, {base + 0x200, 0, {{1, 12}}}, {base + 0x300, 0, {{2, 22}}}};
   p.samples.push_back({{1, 0}, {work, work * p.period}, {{"benchmark", benchmark, 0, ""}}});
   p.samples.push_back({{2, 0}, {1, p.period}, {{"benchmark", benchmark, 0, ""}}});
   return p;
@@ -80,8 +80,7 @@ TEST(ProfileMergeTest, DifferentExecutablesStayApart) {
   ProfileData other = Shard(0x7f0000000000, "BM_B", 5);
   other.mappings[0].build_id = "def456";
   other.mappings[0].filename = "/build/other_bench";
-  const std::vector<NamedProfile> shards = {{"a", Shard(0x555500000000, "BM_A", 3)},
-                                            {"b", other}};
+  const std::vector<NamedProfile> shards = {{"a", Shard(0x555500000000, "BM_A", 3)}, {"b", other}};
   StatusOr<ProfileData> merged = MergeProfiles(shards);
   ASSERT_TRUE(merged.ok()) << merged.status().message();
   EXPECT_EQ(merged->mappings.size(), 2u);

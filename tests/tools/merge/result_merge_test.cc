@@ -32,12 +32,14 @@ NamedResults File(const std::string& path, const std::string& shard,
     for (int r = 0; r < rows; ++r) {
       if (!first) text += ",";
       first = false;
-      text += R"({"name": ")" + name + R"(", "run_name": ")" + name +
-              R"(", "run_type": "iteration", "iterations": 10, "real_time": 1.5, "cpu_time": 1.25, "time_unit": "ns"})";
+      text +=
+          R"({"name": ")" + name + R"(", "run_name": ")" + name +
+          R"(", "run_type": "iteration", "iterations": 10, "real_time": 1.5, "cpu_time": 1.25, "time_unit": "ns"})";
     }
     if (repeated) {
-      text += R"(,{"name": ")" + name + R"(_mean", "run_name": ")" + name +
-              R"(", "run_type": "aggregate", "aggregate_name": "mean", "iterations": 2, "real_time": 1.5, "cpu_time": 1.25, "time_unit": "ns"})";
+      text +=
+          R"(,{"name": ")" + name + R"(_mean", "run_name": ")" + name +
+          R"(", "run_type": "aggregate", "aggregate_name": "mean", "iterations": 2, "real_time": 1.5, "cpu_time": 1.25, "time_unit": "ns"})";
     }
   }
   text += "]}";
@@ -56,10 +58,9 @@ std::vector<std::string> Names(const Value& document) {
 
 TEST(ResultMergeTest, ShardsComeBackInTheOrderOfOneRun) {
   // Six instances a..f dealt out to 4 shards: 0 gets a, e; 1 b, f; 2 c; 3 d.
-  const std::vector<NamedResults> files = {File("r.2.json", "2/4", {"c"}),
-                                           File("r.0.json", "0/4", {"a*", "e"}),
-                                           File("r.3.json", "3/4", {"d"}),
-                                           File("r.1.json", "1/4", {"b", "f"})};
+  const std::vector<NamedResults> files = {
+      File("r.2.json", "2/4", {"c"}), File("r.0.json", "0/4", {"a*", "e"}),
+      File("r.3.json", "3/4", {"d"}), File("r.1.json", "1/4", {"b", "f"})};
   StatusOr<Value> merged = MergeResults(files, {});
   ASSERT_TRUE(merged.ok()) << merged.status().message();
   EXPECT_EQ(Names(*merged),
@@ -74,9 +75,8 @@ TEST(ResultMergeTest, ShardsComeBackInTheOrderOfOneRun) {
 }
 
 TEST(ResultMergeTest, AnEmptyShardIsPartOfTheRun) {
-  const std::vector<NamedResults> files = {File("r.0.json", "0/3", {"a"}),
-                                           File("r.1.json", "1/3", {}),
-                                           File("r.2.json", "2/3", {})};
+  const std::vector<NamedResults> files = {
+      File("r.0.json", "0/3", {"a"}), File("r.1.json", "1/3", {}), File("r.2.json", "2/3", {})};
   StatusOr<Value> merged = MergeResults(files, {});
   ASSERT_TRUE(merged.ok()) << merged.status().message();
   EXPECT_EQ(Names(*merged), std::vector<std::string>{"a"});

@@ -55,9 +55,9 @@ TEST(ShardedRunIntegrationTest, TheMergedRunHoldsExactlyTheUnshardedBenchmarks) 
       ASSERT_EQ(run.exit_code, 0) << run.stderr_text;
       EXPECT_EQ(BenchmarkNames(merged), BenchmarkNames(unsharded)) << filter << ", " << shards;
       // One line per shard with its time, and the total.
-      EXPECT_TRUE(std::regex_search(run.stderr_text,
-                                    std::regex("sharded-run: " + std::string(shards) +
-                                               " shards: [0-9.]+ s")))
+      EXPECT_TRUE(std::regex_search(
+          run.stderr_text,
+          std::regex("sharded-run: " + std::string(shards) + " shards: [0-9.]+ s")))
           << run.stderr_text;
     }
   }
@@ -67,9 +67,9 @@ TEST(ShardedRunIntegrationTest, ProfilesAreMergedBesideTheResults) {
   if (SANITIZED_BUILD) GTEST_SKIP() << "profiles of a sanitizer build say little";
   TempDir dir;
   const ProcessResult run =
-      ShardedRun(SHARD_FIXTURE_BENCH_PATH, {"2", "--benchmark_filter=BM_Range",
-                                            "--benchmark_out=" + dir.File("r.json"),
-                                            "--cpuprofile=" + dir.File("cpu.pprof")});
+      ShardedRun(SHARD_FIXTURE_BENCH_PATH,
+                 {"2", "--benchmark_filter=BM_Range", "--benchmark_out=" + dir.File("r.json"),
+                  "--cpuprofile=" + dir.File("cpu.pprof")});
   ASSERT_EQ(run.exit_code, 0) << run.stderr_text;
   EXPECT_TRUE(FileExists(dir.File("cpu.pprof")));
   EXPECT_TRUE(FileExists(dir.File("sharded-run.d/0/cpu.pprof")));

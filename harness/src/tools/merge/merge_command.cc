@@ -139,13 +139,15 @@ StatusOr<encode::ProfileData> MergeProfileFiles(const std::vector<std::string>& 
 
 }  // namespace
 
-std::string MergeHelp() { return tools::SubcommandHelp(kProgram, DeclareFlags, kIntro, kExitCodes); }
+std::string MergeHelp() {
+  return tools::SubcommandHelp(kProgram, DeclareFlags, kIntro, kExitCodes);
+}
 
 int RunMergeCommand(const std::vector<std::string>& args, std::string& out, std::string& err) {
   MergeSettings settings;
   CommandLine cl;
   if (auto done = tools::ParseSubcommandInto(kProgram, DeclareFlags, args, kIntro, kExitCodes,
-                                              &settings, &cl, out, err)) {
+                                             &settings, &cl, out, err)) {
     return *done;
   }
   std::vector<std::string> paths = cl.operands;

@@ -86,9 +86,11 @@ class ProfileJoiner {
       ProfileLocation moved = location;
       if (location.mapping_index) {
         moved.mapping_index = mapping_to[*location.mapping_index];
-        moved.address = location.address + static_cast<uint64_t>(mapping_shift[*location.mapping_index]);
+        moved.address =
+            location.address + static_cast<uint64_t>(mapping_shift[*location.mapping_index]);
       }
-      for (encode::ProfileLine& line : moved.lines) line.function_index = function_to[line.function_index];
+      for (encode::ProfileLine& line : moved.lines)
+        line.function_index = function_to[line.function_index];
       location_to.push_back(AddLocation(std::move(moved)));
     }
     merged_.samples.reserve(merged_.samples.size() + profile.samples.size());
@@ -153,10 +155,9 @@ StatusOr<ProfileData> MergeProfiles(std::span<const NamedProfile> profiles) {
   const NamedProfile& first = profiles.front();
   for (const NamedProfile& other : profiles.subspan(1)) {
     if (other.profile.sample_types != first.profile.sample_types) {
-      return Status::Error(first.path + " (" + DescribeTypes(first.profile.sample_types) +
-                           ") and " + other.path + " (" +
-                           DescribeTypes(other.profile.sample_types) +
-                           ") are different kinds of profile");
+      return Status::Error(
+          first.path + " (" + DescribeTypes(first.profile.sample_types) + ") and " + other.path +
+          " (" + DescribeTypes(other.profile.sample_types) + ") are different kinds of profile");
     }
     if (other.profile.period_type != first.profile.period_type) {
       return Status::Error(first.path + " (period " + DescribeTypes({first.profile.period_type}) +

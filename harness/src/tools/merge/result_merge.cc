@@ -164,8 +164,8 @@ StatusOr<Value> MergeResults(std::span<const NamedResults> files,
       const std::string& name = BenchmarkOf(*group.front());
       const auto [found, inserted] = file_of_benchmark.try_emplace(name, i);
       if (!inserted) {
-        return Status::Error(files[found->second].path + " and " + files[i].path +
-                             " both hold " + name + ": shards of one run hold different benchmarks");
+        return Status::Error(files[found->second].path + " and " + files[i].path + " both hold " +
+                             name + ": shards of one run hold different benchmarks");
       }
     }
   }

@@ -7,11 +7,10 @@
 // ("benchprof_shards": "0/4,1/4,2/4,3/4" instead of each file's
 // "benchprof_shard"). The merged file is the same, byte for byte, whatever
 // order the shards are given in: `history record` identifies a sharded run
-// by it, whether given the shards or their merged file. When every file names its shard, the benchmarks are
-// put back in the order one unsharded run reports them: the shards dealt
-// the instances out in turn (cli/shard.h), so the merge takes each shard's
-// next benchmark in turn. Files that name no shard keep their order, one
-// after the other.
+// by it, whether given the shards or their merged file. When every file names its shard, the
+// benchmarks are put back in the order one unsharded run reports them: the shards dealt the
+// instances out in turn (cli/shard.h), so the merge takes each shard's next benchmark in turn.
+// Files that name no shard keep their order, one after the other.
 //
 // It refuses what cannot be one run, each in one line naming the files: a
 // benchmark in two files, a shard given twice, shards of different splits

@@ -95,9 +95,12 @@ run_page() {
     fi
     output=$(cd "$dir" && timeout 300 bash -c "$command" 2>&1 </dev/null)
     status=$?
-    # A comparison of two runs may be inconclusive or see noise as a
-    # regression; bad input (3) is a failure.
-    if [[ $command == "benchprof compare"* ]] && [ "$status" -le 2 ]; then status=0; fi
+    # A comparison of two runs, or of a run against history, may be
+    # inconclusive or see noise as a regression; bad input (3) is a failure.
+    if [[ $command == "benchprof compare"* || $command == "benchprof history gate"* ||
+          $command == "benchprof history detect"* ]] && [ "$status" -le 2 ]; then
+      status=0
+    fi
     if [ "$status" -ne 0 ]; then
       fail "$page:$line_number: exit $status: $command"
       echo "$output" | tail -5 | sed 's/^/    /'
@@ -151,6 +154,9 @@ check_exit_codes "benchprof gate" "$benchprof" gate
 check_exit_codes "benchprof history record" "$benchprof" history record
 check_exit_codes "benchprof history show" "$benchprof" history show
 check_exit_codes "benchprof history export" "$benchprof" history export
+check_exit_codes "benchprof history detect" "$benchprof" history detect
+check_exit_codes "benchprof history gate" "$benchprof" history gate
+check_exit_codes "benchprof history report" "$benchprof" history report
 check_exit_codes raytrace "$raytrace"
 check_exit_codes rss-search "$rss_search"
 # And no table in the pages says what no program says.

@@ -55,6 +55,8 @@ not_run_reason() {
     "ci/sanitize"*) echo "three sanitizer builds of the whole tree: run by hand" ;;
     "ci/google-benchmark"*) echo "fetches and builds Google Benchmark: ci/test runs it" ;;
     "ci/perf-gate"*) echo "needs two commits: tests/tools/perf_gate_integration_test.sh runs it" ;;
+    "ci/perf-bisect"*) echo "builds commits: tests/tools/history/perf_bisect_integration_test.sh runs it" ;;
+    "ci/sharded-run"*) echo "needs the build's binaries: tests/tools/merge/sharded_run_integration_test.cc runs it" ;;
     "benchprof gate"*) echo "needs two builds: tests/tools/gate/gate_integration_test.cc runs it" ;;
     "ci/overhead"*) echo "builds release binaries: tests/overhead_integration_test.sh runs it" ;;
     "export PATH="*) echo "the check puts the programs on PATH itself" ;;

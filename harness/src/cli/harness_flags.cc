@@ -22,6 +22,17 @@ void DeclareHarnessFlags(FlagSet& flags, HarnessOptions& options) {
       },
       "if the run takes longer than DURATION (Go's syntax: 90s, 10m, 1h30m), print every "
       "thread's stack, write what was collected (as for SIGINT) and exit 5 (default 0: none)");
+  flags.Custom(
+      "shard", "I/N",
+      [&options](std::string_view value) -> std::string {
+        StatusOr<Shard> shard = ParseShard(value);
+        if (!shard.ok()) return shard.status().message();
+        options.shard = *shard;
+        return "";
+      },
+      "run only shard I of N (counted from 0) of the benchmarks the filter selects: every "
+      "instance in exactly one shard, dealt out in turn; an empty shard writes a result file "
+      "with no benchmarks (docs/sharding.md)");
 }
 
 Status ParseHarnessFlags(const FlagSet& flags, std::span<const std::string> args) {

@@ -1,7 +1,8 @@
 // bench's own command line after benchmark::Initialize() has taken the
 // library's flags: --benchmem (the one harness flag that belongs to no
-// profile kind; each kind declares its own, profiles/profile.h) and the
-// parse of what is left, with the convention of <benchprof/flags.h>.
+// profile kind; each kind declares its own, profiles/profile.h), --timeout
+// and --shard, and the parse of what is left, with the convention of
+// <benchprof/flags.h>.
 //
 //   FlagSet flags("bench");
 //   HarnessOptions options;
@@ -14,11 +15,13 @@
 #define BENCHPROF_CLI_HARNESS_FLAGS_H_
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
 #include "benchprof/flags.h"
+#include "cli/shard.h"
 #include "common/status.h"
 
 namespace benchprof::cli {
@@ -30,9 +33,12 @@ struct HarnessOptions {
   // --timeout, in nanoseconds; 0: none (Go's -timeout, off by default here).
   int64_t timeout_ns = 0;
   std::string timeout;  // as given, for messages ("10m")
+  // --shard=I/N: run only this slice of the selected benchmarks
+  // (cli/shard.h); none: all of them.
+  std::optional<Shard> shard;
 };
 
-// Declares --benchmem and --timeout on `flags`, bound to `options`.
+// Declares --benchmem, --timeout and --shard on `flags`, bound to `options`.
 void DeclareHarnessFlags(FlagSet& flags, HarnessOptions& options);
 
 // Parses the arguments left after benchmark::Initialize(), program name

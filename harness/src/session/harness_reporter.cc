@@ -167,7 +167,9 @@ Status HarnessReporter::WriteCompletedRuns(const std::string& format, const std:
   }
   reporter->Finalize();
   std::string written = text.str();
-  if (format == "json") {
+  if (interrupted_by.empty()) {
+    // Not interrupted: nothing to mark.
+  } else if (format == "json") {
     constexpr std::string_view kContext = "\"context\": {\n";
     if (const size_t at = written.find(kContext); at != std::string::npos) {
       written.insert(at + kContext.size(),

@@ -118,7 +118,8 @@ class HarnessReporter final : public benchmark::BenchmarkReporter {
   // reporter writes them, into `path` (a new file), in `format` (the
   // --benchmark_out_format). `interrupted_by` ("SIGINT") marks the file:
   // JSON gets the context field "benchprof_interrupted", the console format
-  // a last line; CSV has no place for it. `runs` receives how many runs
+  // a last line; CSV has no place for it. Empty, the file is not marked
+  // (an empty shard's file: the context and no runs). `runs` receives how many runs
   // were written (aggregates not counted). REQUIRES: the caller holds the
   // auditor's gate().
   Status WriteCompletedRuns(const std::string& format, const std::string& path,

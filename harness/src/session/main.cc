@@ -4,10 +4,13 @@
 //   1. --help and --version, then every Google Benchmark flag is validated
 //      (one line, exit 2)
 //   2. benchmark::Initialize() consumes the library's flags
-//   3. the harness flags (--benchmem and every profile kind's) are parsed
-//      from what is left (unknown flag: exit 2)
+//   3. the harness flags (--benchmem, --shard and every profile kind's) are
+//      parsed from what is left (unknown flag: exit 2); a shard may come from
+//      Bazel's variables instead (cli/shard.h)
 //   4. output paths are created as temporary files (unwritable: exit 2)
 //   5. self-test of the timed-loop interception (when a figure depends on it)
+//   5a. a shard lists the selected benchmarks and narrows the filter to its
+//      own (session/shard_run.h)
 //   6. the requested profile kinds start, in their start order; one
 //      RunSpecifiedBenchmarks() call; the kinds finish in the same order and
 //      the output files move into place together (session/run_outputs.h).
@@ -33,6 +36,7 @@
 #include "cli/flag_spelling.h"
 #include "cli/harness_flags.h"
 #include "cli/help.h"
+#include "cli/shard.h"
 #include "collect/alloc_counter.h"
 #include "collect/library_unload_hook.h"
 #include "collect/stack_capture.h"
@@ -44,6 +48,7 @@
 #include "session/interruption.h"
 #include "session/loop_hooks.h"
 #include "session/run_outputs.h"
+#include "session/shard_run.h"
 #include "session/timed_loop.h"
 
 // Defined by the library (benchmark.cc); not in its public header.
@@ -278,6 +283,41 @@ BenchmarkRun RunBenchmarks(session::RunAuditor& auditor, const std::optional<Ato
   return run;
 }
 
+// An empty shard's run: the result file gets the context and no benchmarks,
+// as the library would write it, and no benchmark runs.
+BenchmarkRun WriteEmptyShard(session::RunAuditor& auditor,
+                             const std::optional<AtomicFile>& results) {
+  BenchmarkRun run;
+  if (results) {
+    session::HarnessReporter file(session::MakeFileReporter(benchmark::FLAGS_benchmark_out_format),
+                                  auditor);
+    size_t runs = 0;
+    run.results_file = file.WriteCompletedRuns(benchmark::FLAGS_benchmark_out_format,
+                                               results->temp_path(), "", &runs);
+  }
+  benchmark::Shutdown();
+  return run;
+}
+
+// The shard the command line asks for, else the one Bazel's variables ask
+// for (then said on stderr, and Bazel's status file touched).
+Status ResolveShard(const std::string& program, cli::HarnessOptions& options) {
+  StatusOr<std::optional<cli::EnvironmentShard>> from_environment = cli::ShardFromEnvironment();
+  if (!from_environment.ok()) return from_environment.status();
+  if (!from_environment->has_value()) return Status();
+  const cli::EnvironmentShard& found = **from_environment;
+  if (!found.status_file.empty()) {
+    if (Status touched = cli::TouchShardStatusFile(found.status_file); !touched.ok()) {
+      return touched;
+    }
+  }
+  if (options.shard) return Status();
+  options.shard = found.shard;
+  std::fprintf(stderr, "%s: running shard %s (TEST_SHARD_INDEX and TEST_TOTAL_SHARDS)\n",
+               program.c_str(), found.shard.Name().c_str());
+  return Status();
+}
+
 // Everything after the command line: outputs, self-test, the run, the files.
 int Run(const std::string& program, const Request& request) {
   // Crash and --timeout reports show stacks whatever was asked for; without
@@ -304,6 +344,25 @@ int Run(const std::string& program, const Request& request) {
     return Fail(program, tested.message(), kExitHarnessFailure);
   }
   WarnOfDisturbances(program, request);
+
+  bool empty_shard = false;
+  if (const std::optional<cli::Shard>& shard = request.options.shard) {
+    StatusOr<session::ShardPlan> plan = session::PlanShard(*shard);
+    if (!plan.ok()) return Fail(program, plan.status().message(), kExitUsage);
+    // A filter that selects nothing at all is left for the library to say.
+    if (!plan->filter.empty()) benchmark::SetBenchmarkFilter(plan->filter);
+    empty_shard = plan->empty();
+    if (empty_shard) {
+      std::fprintf(stderr,
+                   "%s: shard %s is empty (the filter selects %zu benchmarks for %zu shards)%s\n",
+                   program.c_str(), shard->Name().c_str(), plan->selected, shard->total,
+                   benchmark::FLAGS_benchmark_list_tests || !outputs->results
+                       ? ""
+                       : "; the result file holds none");
+      if (benchmark::FLAGS_benchmark_list_tests) return kExitOk;
+    }
+    benchmark::AddCustomContext("benchprof_shard", shard->Name());
+  }
 
   // Listing benchmarks runs none: nothing to profile.
   const bool profiling = !request.kinds.empty() && !benchmark::FLAGS_benchmark_list_tests;
@@ -341,9 +400,10 @@ int Run(const std::string& program, const Request& request) {
   interrupted.auditor = &auditor;
   interrupted.results = outputs->results ? &*outputs->results : nullptr;
   interrupted.results_format = benchmark::FLAGS_benchmark_out_format;
-  const BenchmarkRun run = RunBenchmarks(auditor, outputs->results, interrupted);
+  const BenchmarkRun run = empty_shard ? WriteEmptyShard(auditor, outputs->results)
+                                       : RunBenchmarks(auditor, outputs->results, interrupted);
   // The library has said which filter matched nothing.
-  if (run.matched == 0) return kExitNoBenchmarkMatched;
+  if (run.matched == 0 && !empty_shard) return kExitNoBenchmarkMatched;
   session::WrittenOutputs written;
   if (profiling) written = session::FinishKinds(program, request.kinds, run_labels, {});
   if (const uint64_t lost = collect::UncountedAllocations(); lost > 0 && request.options.benchmem) {
@@ -426,6 +486,9 @@ int Main(int argc, char** argv) {
                                       library_argv.begin() + library_argc);
   if (Status parsed = cli::ParseHarnessFlags(flags, rest); !parsed.ok()) {
     return Fail(program, parsed.message(), kExitUsage);
+  }
+  if (Status sharded = ResolveShard(program, request.options); !sharded.ok()) {
+    return Fail(program, sharded.message(), kExitUsage);
   }
   std::vector<Profile*> requested;
   for (const auto& kind : kinds) {

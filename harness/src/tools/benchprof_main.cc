@@ -18,6 +18,7 @@
 #include "tools/flamegraph/flamegraph_command.h"
 #include "tools/gate/gate_command.h"
 #include "tools/history/history_command.h"
+#include "tools/merge/merge_command.h"
 #include "tools/report/report_command.h"
 #include "tools/text_format.h"
 #include "tools/tool_command.h"
@@ -47,6 +48,10 @@ constexpr ToolCommand kCommands[] = {
      "find change points along git ancestry, gate a run against its\n"
      "branch's history, draw trend pages",
      benchprof::history::RunHistoryCommand, benchprof::history::HistoryHelp},
+    {"merge",
+     "join the result files or the profiles of one run's shards\n"
+     "(bench --shard=I/N) into one",
+     benchprof::merge::RunMergeCommand, benchprof::merge::MergeHelp},
     {"flamegraph",
      "draw a pprof profile as an interactive HTML flame graph (or the\n"
      "change from a base profile)",

@@ -28,7 +28,12 @@ struct RunFiles {
 
 // Reads `paths` as one run. Fails with one line naming the file: unreadable
 // or malformed (results::ReadResultFiles), or no measured benchmark in any
-// (all skipped).
+// (all skipped). Several shard files of one run (bench --shard=I/N: their
+// context names the shard) are read as `benchprof merge` joins them, and
+// the run is identified by the merged file's content: recording the shards
+// and recording their merged file store one run; a shard given twice is
+// read once; what merge refuses (a benchmark in two files, shards of
+// different splits or of different binaries) fails.
 StatusOr<RunFiles> ReadRunFiles(const std::vector<std::string>& paths);
 
 }  // namespace benchprof::history

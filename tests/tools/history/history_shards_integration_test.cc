@@ -1,0 +1,136 @@
+// `benchprof history record` of the shard files of one run (bench
+// --shard=I/N): they are stored as one run, the same run as their merged
+// file (benchprof merge), whatever order they come in; a shard given twice
+// is stored once; shards that are not one run are refused.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "common/json_value.h"
+#include "support/subprocess.h"
+
+namespace benchprof {
+namespace {
+
+using testing::ProcessResult;
+using testing::RunProcess;
+using testing::TempDir;
+
+class HistoryShardsTest : public ::testing::Test {
+ protected:
+  // A shard's result file: `names`, three repetitions each (times 10, 11,
+  // 12 ns; allocs/op 2).
+  std::string Shard(const std::string& file, const std::string& shard,
+                    const std::vector<std::string>& names) {
+    std::string text = R"({"context": {"date": "2024-05-01", "executable": "/build/bench", )"
+                       R"("library_build_type": "release", "benchprof_shard": ")" +
+                       shard + R"("}, "benchmarks": [)";
+    bool first = true;
+    for (const std::string& name : names) {
+      for (int r = 0; r < 3; ++r) {
+        if (!first) text += ",";
+        first = false;
+        text += R"({"name": ")" + name + R"(", "run_name": ")" + name +
+                R"(", "run_type": "iteration", "repetitions": 3, "repetition_index": )" +
+                std::to_string(r) + R"(, "iterations": 100, "real_time": )" +
+                std::to_string(10 + r) + R"(, "cpu_time": )" + std::to_string(10 + r) +
+                R"(, "time_unit": "ns", "allocs/op": 2})";
+      }
+    }
+    text += "]}\n";
+    const std::string path = dir_.File(file);
+    std::FILE* out = std::fopen(path.c_str(), "w");
+    std::fwrite(text.data(), 1, text.size(), out);
+    std::fclose(out);
+    return path;
+  }
+
+  ProcessResult Benchprof(std::vector<std::string> args) {
+    args.insert(args.begin(), BENCHPROF_PATH);
+    return RunProcess(args, {"BENCHPROF_HISTORY_DB=" + dir_.File("history.sqlite")});
+  }
+
+  ProcessResult Record(const std::vector<std::string>& files) {
+    std::vector<std::string> args = {"history", "record", "--commit=1111111a", "--branch=main",
+                                     "--testbed=ci"};
+    args.insert(args.end(), files.begin(), files.end());
+    return Benchprof(args);
+  }
+
+  // The stored values of `metric`: one entry per run and benchmark.
+  std::vector<std::pair<std::string, size_t>> Stored(const std::string& metric) {
+    const ProcessResult exported =
+        Benchprof({"history", "export", "--format=json", "--metric=" + metric});
+    EXPECT_EQ(exported.exit_code, 0) << exported.stderr_text;
+    std::vector<std::pair<std::string, size_t>> rows;
+    StatusOr<json::Value> doc = json::Parse(exported.stdout_text);
+    EXPECT_TRUE(doc.ok()) << exported.stdout_text;
+    if (!doc.ok()) return rows;
+    for (const json::Value& row : doc->as_array()) {
+      rows.emplace_back(row.Find("benchmark")->as_string(), row.Find("values")->as_array().size());
+    }
+    return rows;
+  }
+
+  TempDir dir_;
+};
+
+TEST_F(HistoryShardsTest, ShardsAreOneRunAndTheSameRunAsTheirMergedFile) {
+  const std::string s0 = Shard("r.0.json", "0/3", {"BM_A", "BM_D"});
+  const std::string s1 = Shard("r.1.json", "1/3", {"BM_B"});
+  const std::string s2 = Shard("r.2.json", "2/3", {"BM_C"});
+  ProcessResult recorded = Record({s0, s1, s2});
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.stderr_text;
+  EXPECT_EQ(recorded.stdout_text.substr(0, 31), "recorded run 1: 4 benchmarks, 3");
+  // Every benchmark once, with its three repetitions.
+  EXPECT_EQ(Stored("allocs/op"), (std::vector<std::pair<std::string, size_t>>{
+                                     {"BM_A", 3}, {"BM_B", 3}, {"BM_C", 3}, {"BM_D", 3}}));
+
+  // The shards in another order, one of them twice: the same run.
+  const std::string again = Shard("r.1.retried.json", "1/3", {"BM_B"});
+  recorded = Record({s2, again, s1, s0});
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.stderr_text;
+  EXPECT_EQ(recorded.stdout_text, "already recorded as run 1\n");
+  EXPECT_NE(recorded.stderr_text.find("shard 1/3 again"), std::string::npos)
+      << recorded.stderr_text;
+
+  // Their merged file: the same run.
+  const ProcessResult merged = Benchprof({"merge", s1, s2, s0, "-o", dir_.File("r.json")});
+  ASSERT_EQ(merged.exit_code, 0) << merged.stderr_text;
+  recorded = Record({dir_.File("r.json")});
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.stderr_text;
+  EXPECT_EQ(recorded.stdout_text, "already recorded as run 1\n");
+  EXPECT_EQ(Stored("allocs/op").size(), 4u);
+}
+
+TEST_F(HistoryShardsTest, AMergedFileRecordedFirstIsTheRunItsShardsAre) {
+  const std::string s0 = Shard("r.0.json", "0/2", {"BM_A"});
+  const std::string s1 = Shard("r.1.json", "1/2", {});  // an empty shard
+  ASSERT_EQ(Benchprof({"merge", s0, s1, "-o", dir_.File("r.json")}).exit_code, 0);
+  ProcessResult recorded = Record({dir_.File("r.json")});
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.stderr_text;
+  recorded = Record({s1, s0});
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.stderr_text;
+  EXPECT_EQ(recorded.stdout_text, "already recorded as run 1\n");
+}
+
+TEST_F(HistoryShardsTest, ShardsThatAreNotOneRunAreRefused) {
+  const std::string s0 = Shard("r.0.json", "0/2", {"BM_A", "BM_B"});
+  const std::string s1 = Shard("r.1.json", "1/2", {"BM_B"});
+  ProcessResult recorded = Record({s0, s1});
+  EXPECT_EQ(recorded.exit_code, 3);
+  EXPECT_EQ(recorded.stderr_text,
+            "benchprof history record: " + s0 + " and " + s1 +
+                " both hold BM_B: shards of one run hold different benchmarks\n");
+  const std::string other_split = Shard("r.1of3.json", "1/3", {"BM_C"});
+  recorded = Record({s0, other_split});
+  EXPECT_EQ(recorded.exit_code, 3);
+  EXPECT_NE(recorded.stderr_text.find("not shards of one split"), std::string::npos)
+      << recorded.stderr_text;
+  EXPECT_FALSE(testing::FileExists(dir_.File("history.sqlite")));
+}
+
+}  // namespace
+}  // namespace benchprof

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -133,4 +134,47 @@ TEST_F(HistoryShardsTest, ShardsThatAreNotOneRunAreRefused) {
 }
 
 }  // namespace
+TEST_F(HistoryShardsTest, EachShardRecordedAloneByItsJobIsAddedToOneRun) {
+  const std::string s0 = Shard("s0.json", "0/3", {"BM_A", "BM_D"});
+  const std::string s1 = Shard("s1.json", "1/3", {"BM_B"});
+  const std::string s2 = Shard("s2.json", "2/3", {"BM_C"});
+  // Alone, a shard needs to know its run.
+  ProcessResult alone = Record({s1});
+  EXPECT_EQ(alone.exit_code, 3);
+  EXPECT_NE(alone.stderr_text.find("is shard 1/3 of a run: recorded alone it needs --run-key"),
+            std::string::npos)
+      << alone.stderr_text;
+  // Each CI job records its own: by --run-key, or by the CI system's ids.
+  ProcessResult r = Record({"--run-key=pipeline-9", s1});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.stdout_text.substr(0, 47), "recorded shard 1/3 of run pipeline-9 into run 1");
+  const auto record_in_job = [&](const std::string& file) {
+    std::vector<std::string> args = {BENCHPROF_PATH, "history", "record", "--commit=1111111a",
+                                     "--branch=main", "--testbed=ci", file};
+    return RunProcess(args, {"BENCHPROF_HISTORY_DB=" + dir_.File("history.sqlite"),
+                             "GITHUB_RUN_ID=9", "GITHUB_RUN_ATTEMPT=1"});
+  };
+  ASSERT_EQ(record_in_job(s0).exit_code, 0);
+  ASSERT_EQ(record_in_job(s2).exit_code, 0);
+  ASSERT_EQ(record_in_job(s1).exit_code, 0);
+  // The key differs (pipeline-9, github:9-1): two runs, the second complete.
+  std::map<std::string, int> runs_per_benchmark;
+  for (const auto& [name, repetitions] : Stored("cpu_time")) {
+    EXPECT_EQ(repetitions, 3u);
+    ++runs_per_benchmark[name];
+  }
+  EXPECT_EQ(runs_per_benchmark,
+            (std::map<std::string, int>{{"BM_A", 1}, {"BM_B", 2}, {"BM_C", 1}, {"BM_D", 1}}));
+  // A job retried: its shard stored once.
+  const ProcessResult retried = record_in_job(s2);
+  ASSERT_EQ(retried.exit_code, 0) << retried.stderr_text;
+  EXPECT_EQ(retried.stdout_text, "already recorded shard 2/3 of run github:9-1 as run 2\n");
+  // --run-key on a file that is no shard's is a mistake.
+  const std::string whole = dir_.File("whole.json");
+  ASSERT_EQ(Benchprof({"merge", s0, s1, s2, "-o", whole}).exit_code, 0);
+  const ProcessResult not_a_shard = Record({"--run-key=x", whole});
+  EXPECT_EQ(not_a_shard.exit_code, 3);
+  EXPECT_NE(not_a_shard.stderr_text.find("is not a shard's"), std::string::npos);
+}
+
 }  // namespace benchprof

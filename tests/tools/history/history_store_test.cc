@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -413,6 +414,132 @@ TEST_P(HistoryStoreTest, ConcurrentRecordersStoreEveryRunOnce) {
   EXPECT_EQ(Count(*store, "runs"), 1 + kRecorders * (kRunsEach - 1));
   EXPECT_EQ(Count(*store, "samples"), (1 + kRecorders * (kRunsEach - 1)) * 20 * 3);
   EXPECT_EQ(Count(*store, "benchmarks"), 20);
+}
+
+// Shard `index` of 4 of run "ci-42": its own benchmarks (BM_s<index>_0..4).
+RunToRecord MakeShard(const ResultSet& results, int index, const std::string& content = "") {
+  RunToRecord run = MakeRun(content.empty() ? "shard-file-" + std::to_string(index) : content,
+                            results, Commit("5ba4d", {}, 1000));
+  run.shard = RunShard{"ci-42", index, 4};
+  return run;
+}
+
+std::vector<ResultSet> ShardResults() {
+  std::vector<ResultSet> shards;
+  for (int i = 0; i < 4; ++i) shards.push_back(MakeResults(5, 3, i, "BM_s" + std::to_string(i) + "_"));
+  return shards;
+}
+
+TEST_P(HistoryStoreTest, ShardsRecordedOneByOneAreOneRun) {
+  auto store = Open();
+  ASSERT_TRUE(store);
+  const std::vector<ResultSet> shards = ShardResults();
+  std::set<int64_t> run_ids;
+  for (int i : {2, 0, 3, 1}) {  // in any order
+    StatusOr<RecordOutcome> r = store->Record(MakeShard(shards[i], i));
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    EXPECT_FALSE(r->already_recorded);
+    EXPECT_EQ(r->benchmarks, 5);
+    run_ids.insert(r->run_id);
+  }
+  EXPECT_EQ(run_ids.size(), 1u);
+  EXPECT_EQ(Count(*store, "runs"), 1);
+  EXPECT_EQ(Count(*store, "run_shards"), 4);
+  EXPECT_EQ(Count(*store, "samples"), 4 * 5 * 3);
+  // A shard recorded again from its file: stored once.
+  StatusOr<RecordOutcome> again = store->Record(MakeShard(shards[1], 1));
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  EXPECT_TRUE(again->already_recorded);
+  EXPECT_EQ(again->run_id, *run_ids.begin());
+  EXPECT_EQ(Count(*store, "samples"), 4 * 5 * 3);
+  // Every benchmark is a series with that one run.
+  StatusOr<std::vector<Series>> series = store->LoadSeries({});
+  ASSERT_TRUE(series.ok()) << series.status().message();
+  EXPECT_EQ(series->size(), 4u * 5 * 3);
+  for (const Series& one : *series) {
+    ASSERT_EQ(one.points.size(), 1u) << one.key.benchmark;
+    EXPECT_EQ(one.points[0].run_id, *run_ids.begin());
+  }
+  // Another sharded run of the same commit (another key) is another run.
+  RunToRecord other = MakeShard(shards[0], 0, "other-file");
+  other.shard->run_key = "ci-43";
+  StatusOr<RecordOutcome> next = store->Record(other);
+  ASSERT_TRUE(next.ok()) << next.status().message();
+  EXPECT_NE(next->run_id, *run_ids.begin());
+}
+
+TEST_P(HistoryStoreTest, AShardThatDoesNotFitItsRunIsRefusedWithNothingStored) {
+  auto store = Open();
+  ASSERT_TRUE(store);
+  const std::vector<ResultSet> shards = ShardResults();
+  ASSERT_TRUE(store->Record(MakeShard(shards[0], 0)).ok());
+  const int64_t samples = Count(*store, "samples");
+  const auto refused = [&](RunToRecord run, const std::string& why) {
+    StatusOr<RecordOutcome> r = store->Record(run);
+    ASSERT_FALSE(r.ok()) << why;
+    EXPECT_NE(r.status().message().find(why), std::string::npos) << r.status().message();
+    EXPECT_EQ(store->last_failure_exit_code(), 3);
+    EXPECT_EQ(Count(*store, "samples"), samples);
+    EXPECT_EQ(Count(*store, "run_shards"), 1);
+  };
+  // The same shard from other results.
+  refused(MakeShard(shards[0], 0, "a-different-file"), "shard 0/4 of run ci-42 was recorded before");
+  // A benchmark another shard holds.
+  refused(MakeShard(shards[0], 1), "BM_s0_0 is in another recorded shard of the run");
+  // Another commit, another branch, another testbed.
+  RunToRecord moved = MakeShard(shards[1], 1);
+  moved.commit = Commit("facade", {}, 2000);
+  refused(moved, "is of commit facade on main, the run's other shards of 5ba4d on main");
+  RunToRecord elsewhere = MakeShard(shards[1], 1);
+  elsewhere.testbed = TestbedIdentity{"other", "fp-other", {}};
+  refused(elsewhere, "ran on testbed other, not on the testbed of the run's other shards");
+}
+
+TEST_P(HistoryStoreTest, SixteenShardJobsRecordingAtOnceLoseNothing) {
+  constexpr int kShards = 16;
+  std::vector<ResultSet> sets;
+  for (int i = 0; i < kShards; ++i) sets.push_back(MakeResults(10, 5, i, "BM_j" + std::to_string(i) + "_"));
+  std::vector<std::thread> threads;
+  std::vector<std::string> failures(kShards);
+  for (int t = 0; t < kShards; ++t) {
+    threads.emplace_back([&, t] {
+      StatusOr<std::unique_ptr<HistoryStore>> store = HistoryStore::Open(location_, {});
+      if (!store.ok()) {
+        failures[t] = store.status().message();
+        return;
+      }
+      RunToRecord run = MakeRun("job-" + std::to_string(t), sets[t], Commit("b16b00b5", {}, 7));
+      run.shard = RunShard{"pipeline-7", t, kShards};
+      StatusOr<RecordOutcome> r = (*store)->Record(run);
+      if (!r.ok()) failures[t] = r.status().message();
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (const std::string& f : failures) EXPECT_EQ(f, "");
+  auto store = Open();
+  ASSERT_TRUE(store);
+  EXPECT_EQ(Count(*store, "runs"), 1);
+  EXPECT_EQ(Count(*store, "run_shards"), kShards);
+  EXPECT_EQ(Count(*store, "samples"), kShards * 10 * 3);
+}
+
+TEST_P(HistoryStoreTest, AVersionOneDatabaseIsMigrated) {
+  {
+    auto store = Open();
+    ASSERT_TRUE(store);
+    const ResultSet results = MakeResults(2, 3, 1);
+    ASSERT_TRUE(store->Record(MakeRun("v1-run", results, Commit("0ld", {}, 1))).ok());
+    // As benchprof 0.1.0's first schema left it: no run_shards, version 1.
+    ASSERT_TRUE(store->database().Execute("DROP TABLE run_shards").ok());
+    ASSERT_TRUE(store->database().Execute("UPDATE schema_info SET schema_version = 1").ok());
+  }
+  auto store = Open();
+  ASSERT_TRUE(store);
+  StatusOr<SchemaState> state = ReadSchemaState(store->database());
+  ASSERT_TRUE(state.ok()) << state.status().message();
+  EXPECT_EQ(state->version, kSchemaVersion);
+  EXPECT_EQ(Count(*store, "run_shards"), 0);
+  EXPECT_EQ(Count(*store, "runs"), 1);
 }
 
 TEST(HistoryStoreFileTest, ANonDatabaseFileIsBadInput) {

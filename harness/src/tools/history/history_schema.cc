@@ -93,9 +93,26 @@ std::vector<std::string> Migration1(const Dialect& d) {
   };
 }
 
+// Migration 2: the shards of a run recorded one by one (bench --shard=I/N,
+// each CI job recording its own file). Such a run's runs.content_hash is
+// "sharded:<run key>:<N>", the key the jobs share; run_shards holds each
+// shard recorded, with its file's content hash, so that a shard recorded
+// twice is stored once and another file for a recorded shard is refused.
+std::vector<std::string> Migration2(const Dialect&) {
+  return {
+      "CREATE TABLE run_shards ("
+      " run_id BIGINT NOT NULL REFERENCES runs(id),"
+      " shard_index BIGINT NOT NULL,"
+      " shard_count BIGINT NOT NULL,"
+      " content_hash TEXT NOT NULL,"
+      " recorded_at_ns BIGINT NOT NULL,"
+      " PRIMARY KEY (run_id, shard_index))",
+  };
+}
+
 // The migrations, in order: kMigrations[i] brings version i to i + 1.
 using Migration = std::vector<std::string> (*)(const Dialect&);
-constexpr Migration kMigrations[] = {Migration1};
+constexpr Migration kMigrations[] = {Migration1, Migration2};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 StatusOr<bool> HasSchemaInfo(Database& db) {

@@ -25,7 +25,7 @@
 namespace benchprof::history {
 
 // The schema this benchprof writes and reads.
-inline constexpr int64_t kSchemaVersion = 1;
+inline constexpr int64_t kSchemaVersion = 2;
 
 // What a database says about itself.
 struct SchemaState {

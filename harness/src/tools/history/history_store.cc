@@ -33,9 +33,12 @@ constexpr size_t kSamplesPerInsert = 100;
 
 std::string_view KindName(results::MetricKind kind) {
   switch (kind) {
-    case results::MetricKind::kTime: return "time";
-    case results::MetricKind::kExact: return "exact";
-    case results::MetricKind::kCounter: return "counter";
+    case results::MetricKind::kTime:
+      return "time";
+    case results::MetricKind::kExact:
+      return "exact";
+    case results::MetricKind::kCounter:
+      return "counter";
   }
   return "counter";
 }
@@ -122,14 +125,14 @@ StatusOr<int64_t> IdOf(Database& db, const std::string& table, const std::string
 // Stores `c` and its parents; a commit known before with no time or
 // subject gets them.
 Status StoreCommit(Database& db, const CommitInfo& c) {
-  if (Status s = db.Execute(
-          "INSERT INTO commits (hash, committer_time_ns, subject) VALUES ($1, $2, $3)"
-          " ON CONFLICT (hash) DO UPDATE SET"
-          " committer_time_ns = CASE WHEN commits.committer_time_ns = 0"
-          " THEN excluded.committer_time_ns ELSE commits.committer_time_ns END,"
-          " subject = CASE WHEN commits.subject = '' THEN excluded.subject"
-          " ELSE commits.subject END",
-          {SqlValue(c.hash), SqlValue(c.committer_time_ns), SqlValue(c.subject)});
+  if (Status s =
+          db.Execute("INSERT INTO commits (hash, committer_time_ns, subject) VALUES ($1, $2, $3)"
+                     " ON CONFLICT (hash) DO UPDATE SET"
+                     " committer_time_ns = CASE WHEN commits.committer_time_ns = 0"
+                     " THEN excluded.committer_time_ns ELSE commits.committer_time_ns END,"
+                     " subject = CASE WHEN commits.subject = '' THEN excluded.subject"
+                     " ELSE commits.subject END",
+                     {SqlValue(c.hash), SqlValue(c.committer_time_ns), SqlValue(c.subject)});
       !s.ok()) {
     return s;
   }
@@ -220,8 +223,8 @@ StatusOr<std::unique_ptr<HistoryStore>> HistoryStore::Open(const std::string& lo
       std::chrono::steady_clock::now() + std::chrono::milliseconds(options.busy_timeout_ms);
   DatabaseErrorKind kind = DatabaseErrorKind::kOther;
   StatusOr<std::unique_ptr<Database>> db = OpenDatabase(location, options, &kind);
-  for (int attempt = 1; !db.ok() && kind == DatabaseErrorKind::kBusy &&
-                        std::chrono::steady_clock::now() < deadline;
+  for (int attempt = 1;
+       !db.ok() && kind == DatabaseErrorKind::kBusy && std::chrono::steady_clock::now() < deadline;
        ++attempt) {
     std::this_thread::sleep_for(std::chrono::milliseconds(std::min(attempt * 5, 100)));
     db = OpenDatabase(location, options, &kind);
@@ -240,8 +243,8 @@ StatusOr<std::unique_ptr<HistoryStore>> HistoryStore::FromDatabase(std::unique_p
   SchemaFailure failure = SchemaFailure::kNone;
   StatusOr<SchemaState> state = MigrateSchema(*db, BENCHPROF_VERSION, &failure);
   if (!state.ok()) {
-    code = failure == SchemaFailure::kNewerSchema ? kExitBadInput
-                                                  : ExitCodeFor(db->last_error_kind());
+    code =
+        failure == SchemaFailure::kNewerSchema ? kExitBadInput : ExitCodeFor(db->last_error_kind());
     return state.status();
   }
   code = 0;
@@ -285,13 +288,44 @@ StatusOr<RecordOutcome> HistoryStore::Record(const RunToRecord& run) {
   DatabaseTransaction tx(db);
   if (!tx.begun().ok()) return Failed(tx.begun());
 
+  // A run recorded whole is known by its files' content; the shards of a
+  // run recorded one by one by their shared key and count.
+  const std::string shard_name =
+      run.shard ? std::to_string(run.shard->index) + "/" + std::to_string(run.shard->count) : "";
+  const std::string identity =
+      run.shard ? "sharded:" + run.shard->run_key + ":" + std::to_string(run.shard->count)
+                : run.content_hash;
   StatusOr<SqlRows> existing =
-      db.Query("SELECT id FROM runs WHERE content_hash = $1", {SqlValue(run.content_hash)});
+      db.Query("SELECT id, commit_hash, branch, testbed_id FROM runs WHERE content_hash = $1",
+               {SqlValue(identity)});
   if (!existing.ok()) return Failed(existing.status());
+  // Adding a shard to a run an earlier shard made: that run's testbed.
+  std::optional<int64_t> run_testbed;
   if (!existing->empty()) {
     outcome.run_id = Int(existing->front()[0]);
-    outcome.already_recorded = true;
-    return outcome;  // the transaction rolls back: nothing was written
+    if (!run.shard) {
+      outcome.already_recorded = true;
+      return outcome;  // the transaction rolls back: nothing was written
+    }
+    StatusOr<SqlRows> shard =
+        db.Query("SELECT content_hash FROM run_shards WHERE run_id = $1 AND shard_index = $2",
+                 {SqlValue(outcome.run_id), SqlValue(run.shard->index)});
+    if (!shard.ok()) return Failed(shard.status());
+    if (!shard->empty()) {
+      if (Text(shard->front()[0]) == run.content_hash) {
+        outcome.already_recorded = true;
+        return outcome;
+      }
+      return Status::Error("shard " + shard_name + " of run " + run.shard->run_key +
+                           " was recorded before from other results");
+    }
+    if (Text(existing->front()[1]) != run.commit.hash || Text(existing->front()[2]) != run.branch) {
+      return Status::Error("shard " + shard_name + " of run " + run.shard->run_key +
+                           " is of commit " + run.commit.hash + " on " + run.branch +
+                           ", the run's other shards of " + Text(existing->front()[1]) + " on " +
+                           Text(existing->front()[2]));
+    }
+    run_testbed = Int(existing->front()[3]);
   }
 
   // Testbed: found by name. Its stored facts are those it was first
@@ -322,27 +356,34 @@ StatusOr<RecordOutcome> HistoryStore::Record(const RunToRecord& run) {
     if (Status s = StoreCommit(db, *commits[i]); !s.ok()) return Failed(s);
   }
 
-  StatusOr<SqlRows> inserted = db.Query(
-      "INSERT INTO runs (content_hash, commit_hash, branch, testbed_id, recorded_at_ns,"
-      " benchprof_version, gbench_version, context)"
-      " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (content_hash) DO NOTHING RETURNING id",
-      {SqlValue(run.content_hash), SqlValue(run.commit.hash), SqlValue(run.branch),
-       SqlValue(*testbed_id), SqlValue(NowNs()), SqlValue(run.benchprof_version),
-       SqlValue(run.gbench_version), SqlValue(JsonObject(run.context))});
-  if (!inserted.ok()) return Failed(inserted.status());
-  if (inserted->empty()) {
-    // Another recorder stored the same content meanwhile (PostgreSQL: it
-    // committed while this one waited on the key; the next statement sees
-    // its row). Returning rolls this transaction back.
-    existing =
-        db.Query("SELECT id FROM runs WHERE content_hash = $1", {SqlValue(run.content_hash)});
-    if (!existing.ok()) return Failed(existing.status());
-    if (existing->empty()) return Failed(Status::Error(db.display_name() + ": run vanished"));
-    outcome.run_id = Int(existing->front()[0]);
-    outcome.already_recorded = true;
-    return outcome;
+  if (run_testbed && *run_testbed != *testbed_id) {
+    return Status::Error("shard " + shard_name + " of run " + run.shard->run_key +
+                         " ran on testbed " + run.testbed.name +
+                         ", not on the testbed of the run's other shards");
   }
-  outcome.run_id = Int(inserted->front()[0]);
+  if (!run_testbed) {
+    StatusOr<SqlRows> inserted = db.Query(
+        "INSERT INTO runs (content_hash, commit_hash, branch, testbed_id, recorded_at_ns,"
+        " benchprof_version, gbench_version, context)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (content_hash) DO NOTHING RETURNING "
+        "id",
+        {SqlValue(identity), SqlValue(run.commit.hash), SqlValue(run.branch), SqlValue(*testbed_id),
+         SqlValue(NowNs()), SqlValue(run.benchprof_version), SqlValue(run.gbench_version),
+         SqlValue(JsonObject(run.context))});
+    if (!inserted.ok()) return Failed(inserted.status());
+    if (inserted->empty()) {
+      // Another recorder stored the same content meanwhile (PostgreSQL: it
+      // committed while this one waited on the key; the next statement sees
+      // its row). Returning rolls this transaction back.
+      existing = db.Query("SELECT id FROM runs WHERE content_hash = $1", {SqlValue(identity)});
+      if (!existing.ok()) return Failed(existing.status());
+      if (existing->empty()) return Failed(Status::Error(db.display_name() + ": run vanished"));
+      outcome.run_id = Int(existing->front()[0]);
+      outcome.already_recorded = true;
+      return outcome;
+    }
+    outcome.run_id = Int(inserted->front()[0]);
+  }
 
   // Metrics and benchmarks, each name once, in name order (lock order, as above).
   const results::ResultSet& set = *run.results;
@@ -399,7 +440,43 @@ StatusOr<RecordOutcome> HistoryStore::Record(const RunToRecord& run) {
       rows.push_back({benchmark_ids[b.name], metric_ids[metric], metric == b.time_metric, &values});
     }
   }
+  if (run_testbed) {
+    // The shards of a run split its benchmarks: one that another shard
+    // holds means a different split, or a different run under one key.
+    StatusOr<SqlRows> held = db.Query(
+        "SELECT DISTINCT b.name FROM samples s JOIN benchmarks b ON b.id = s.benchmark_id"
+        " WHERE s.run_id = $1 ORDER BY b.name",
+        {SqlValue(outcome.run_id)});
+    if (!held.ok()) return Failed(held.status());
+    for (const auto& row : *held) {
+      if (benchmark_ids.contains(Text(row[0]))) {
+        return Status::Error("shard " + shard_name + " of run " + run.shard->run_key + ": " +
+                             Text(row[0]) + " is in another recorded shard of the run");
+      }
+    }
+    StatusOr<SqlRows> attached =
+        db.Query("SELECT name FROM attachments WHERE run_id = $1", {SqlValue(outcome.run_id)});
+    if (!attached.ok()) return Failed(attached.status());
+    for (const auto& row : *attached) {
+      for (const Attachment& a : run.attachments) {
+        if (a.name == Text(row[0])) {
+          return Status::Error("--attach: " + a.name + ": another shard of run " +
+                               run.shard->run_key + " attached a file of that name");
+        }
+      }
+    }
+  }
   if (Status s = InsertSamples(db, outcome.run_id, rows); !s.ok()) return Failed(s);
+  if (run.shard) {
+    if (Status s =
+            db.Execute("INSERT INTO run_shards (run_id, shard_index, shard_count, content_hash,"
+                       " recorded_at_ns) VALUES ($1, $2, $3, $4, $5)",
+                       {SqlValue(outcome.run_id), SqlValue(run.shard->index),
+                        SqlValue(run.shard->count), SqlValue(run.content_hash), SqlValue(NowNs())});
+        !s.ok()) {
+      return Failed(s);
+    }
+  }
 
   for (const Attachment& a : run.attachments) {
     StatusOr<std::string> compressed = encode::GzipCompress(a.bytes);
@@ -473,8 +550,8 @@ StatusOr<std::map<std::string, size_t>> HistoryStore::AncestryRanks() {
 }
 
 StatusOr<std::vector<std::string>> HistoryStore::Ancestors(const std::string& hash, size_t limit) {
-  StatusOr<SqlRows> known = db_->Query("SELECT count(*) FROM commits WHERE hash = $1",
-                                       {SqlValue(hash)});
+  StatusOr<SqlRows> known =
+      db_->Query("SELECT count(*) FROM commits WHERE hash = $1", {SqlValue(hash)});
   if (!known.ok()) return Failed(known.status());
   std::vector<std::string> out;
   if (Int(known->front()[0]) == 0 || limit == 0) return out;
@@ -696,9 +773,9 @@ StatusOr<std::optional<CommitInfo>> HistoryStore::FindCommit(
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   // A range instead of LIKE: the prefix is hexadecimal, and a range uses
   // the primary key on both backends whatever their collation.
-  StatusOr<SqlRows> rows = db_->Query(
-      "SELECT hash FROM commits WHERE hash >= $1 AND hash < $2 ORDER BY hash LIMIT 2",
-      {SqlValue(lower), SqlValue(lower + "g")});
+  StatusOr<SqlRows> rows =
+      db_->Query("SELECT hash FROM commits WHERE hash >= $1 AND hash < $2 ORDER BY hash LIMIT 2",
+                 {SqlValue(lower), SqlValue(lower + "g")});
   if (!rows.ok()) return Failed(rows.status());
   if (rows->empty()) return std::optional<CommitInfo>();
   if (rows->size() > 1) {
@@ -712,9 +789,9 @@ StatusOr<std::optional<CommitInfo>> HistoryStore::FindCommit(
 }
 
 StatusOr<std::vector<Attachment>> HistoryStore::Attachments(int64_t run_id) {
-  StatusOr<SqlRows> rows = db_->Query(
-      "SELECT name, kind, gzip_bytes FROM attachments WHERE run_id = $1 ORDER BY name",
-      {SqlValue(run_id)});
+  StatusOr<SqlRows> rows =
+      db_->Query("SELECT name, kind, gzip_bytes FROM attachments WHERE run_id = $1 ORDER BY name",
+                 {SqlValue(run_id)});
   if (!rows.ok()) return Failed(rows.status());
   std::vector<Attachment> out;
   for (const auto& row : *rows) {
@@ -733,7 +810,8 @@ StatusOr<std::vector<TestbedIdentity>> HistoryStore::Testbeds() {
       db_->Query("SELECT name, fingerprint, facts FROM testbeds ORDER BY name");
   if (!rows.ok()) return Failed(rows.status());
   std::vector<TestbedIdentity> out;
-  for (const auto& row : *rows) out.push_back({Text(row[0]), Text(row[1]), JsonMembers(Text(row[2]))});
+  for (const auto& row : *rows)
+    out.push_back({Text(row[0]), Text(row[1]), JsonMembers(Text(row[2]))});
   return out;
 }
 
@@ -746,8 +824,8 @@ StatusOr<std::vector<RunInfo>> HistoryStore::Runs() {
   if (!rows.ok()) return Failed(rows.status());
   std::vector<RunInfo> out;
   for (const auto& row : *rows) {
-    out.push_back({Int(row[0]), Text(row[1]), Text(row[2]), Text(row[3]), Text(row[4]),
-                   Int(row[5]), Text(row[6]), Text(row[7])});
+    out.push_back({Int(row[0]), Text(row[1]), Text(row[2]), Text(row[3]), Text(row[4]), Int(row[5]),
+                   Text(row[6]), Text(row[7])});
   }
   const auto rank_of = [&](const std::string& hash) {
     const auto it = ranks->find(hash);

@@ -55,6 +55,14 @@ struct Attachment {
   std::string bytes;  // the file's content (stored compressed)
 };
 
+// One shard of a sharded run (bench --shard=I/N) recorded on its own: the
+// shards recorded with one key and count are one run.
+struct RunShard {
+  std::string run_key;  // the same for every shard of the run (e.g. the CI pipeline's id)
+  int64_t index = 0;    // I, from 0
+  int64_t count = 0;    // N
+};
+
 // Everything Record stores.
 struct RunToRecord {
   std::string content_hash;                   // of the result files' bytes (identifies the run)
@@ -66,6 +74,9 @@ struct RunToRecord {
   std::string benchprof_version, gbench_version;
   std::vector<std::pair<std::string, std::string>> context;  // stored as a JSON object
   std::vector<Attachment> attachments;
+  // Set for one shard of a run recorded on its own: the run is found (or
+  // made) by the key and count, and this shard's results added to it.
+  std::optional<RunShard> shard;
 };
 
 struct RecordOutcome {
@@ -117,7 +128,12 @@ class HistoryStore {
 
   // Stores `run` in one transaction. A run of the same content_hash stored
   // before is not stored again: already_recorded, with its id. Fails on an
-  // empty content hash or commit hash, or no results.
+  // empty content hash or commit hash, or no results. With `run.shard`, the
+  // shard's results are added to the run of its key and count (made by the
+  // first shard recorded): the same shard recorded again from the same file
+  // is already_recorded; refused, with nothing stored, are another file for
+  // a recorded shard, a shard whose commit, branch or testbed differ from
+  // the run's, and a benchmark another shard of the run holds.
   StatusOr<RecordOutcome> Record(const RunToRecord& run);
 
   // Every series matching `filter`, sorted by key; points in ancestry order

@@ -32,7 +32,7 @@ constexpr std::string_view kProgram = "benchprof history record";
 constexpr std::string_view kIntro =
     R"(Usage: benchprof history record [--db=LOCATION] [--commit=SHA [--parent=SHA]...]
          [--branch=NAME] [--commit-time=TIME] [--subject=TEXT] [--testbed=NAME]
-         [--repo=DIR] [--attach=FILE]... RESULT...
+         [--repo=DIR] [--attach=FILE]... [--run-key=KEY] RESULT...
 
 Stores one run in the history: every raw repetition of every metric of the
 result files (Google Benchmark JSON or Go benchmark text; several files are
@@ -51,6 +51,13 @@ The testbed is named by --testbed, or derived from the machine's stable facts
 (CPU model, cores, memory, OS, kernel series) and the build's (Google
 Benchmark version, build type, compiler), never from its clock speed.
 
+Shards (bench --shard=I/N) given together are one run, as `benchprof merge`
+joins them. One shard's file recorded alone, as each job of a CI matrix
+would, is added to the run its other shards make: the shards of one run are
+those recorded with the same --run-key (default: GitHub Actions'
+GITHUB_RUN_ID and GITHUB_RUN_ATTEMPT, or GitLab's CI_PIPELINE_ID) and count.
+A shard recorded twice is stored once.
+
 )";
 
 constexpr ExitCodeInfo kExitCodes[] = {
@@ -66,6 +73,7 @@ struct RecordSettings {
   CommitFlags commit;
   std::string testbed;
   std::vector<std::string> attach;
+  std::string run_key;
 };
 
 std::function<std::string(std::string_view)> Append(std::vector<std::string>* to, bool commas) {
@@ -100,6 +108,23 @@ void DeclareFlags(FlagSet& flags, RecordSettings* s) {
   flags.Custom("attach", "FILE", Append(&s->attach, true),
                "store FILE with the run, compressed (a profile, a trace); repeatable, or "
                "FILE,FILE");
+  flags.String("run-key", "KEY", &s->run_key,
+               "for one shard's file recorded alone: the run it belongs to, the same for every "
+               "shard of the run (default: GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT, or CI_PIPELINE_ID)");
+}
+
+// The run key of a shard recorded alone: --run-key, else the CI system's
+// id of the pipeline run all its shard jobs share; "" if none.
+std::string RunKey(const std::string& flag) {
+  if (!flag.empty()) return flag;
+  if (const std::optional<std::string> run = SystemEnvironment("GITHUB_RUN_ID")) {
+    const std::optional<std::string> attempt = SystemEnvironment("GITHUB_RUN_ATTEMPT");
+    return "github:" + *run + "-" + attempt.value_or("1");
+  }
+  if (const std::optional<std::string> pipeline = SystemEnvironment("CI_PIPELINE_ID")) {
+    return "gitlab:" + *pipeline;
+  }
+  return "";
 }
 
 int Fail(std::string& err, const std::string& message) {
@@ -203,6 +228,21 @@ int RunRecordCommand(const std::vector<std::string>& args, std::string& out, std
   }
   run.context = context;
   run.attachments = std::move(attachments);
+  std::string shard_name;
+  if (read->shard) {
+    const std::string key = RunKey(settings.run_key);
+    shard_name = std::to_string(read->shard->index) + "/" + std::to_string(read->shard->total);
+    if (key.empty()) {
+      return Fail(err, files.front() + " is shard " + shard_name +
+                           " of a run: recorded alone it needs --run-key=KEY, the same for every "
+                           "shard of the run (or record the shards together)");
+    }
+    run.shard = RunShard{key, static_cast<int64_t>(read->shard->index),
+                         static_cast<int64_t>(read->shard->total)};
+  } else if (!settings.run_key.empty()) {
+    return Fail(err, "--run-key is for one shard's file recorded alone; " + files.front() +
+                         " is not a shard's");
+  }
 
   std::unique_ptr<HistoryStore> store;
   if (int code = OpenStoreForCommand(kProgram, settings.store, StoreUse::kWrite, &store, err)) {
@@ -216,11 +256,14 @@ int RunRecordCommand(const std::vector<std::string>& args, std::string& out, std
   for (const std::string& w : outcome->warnings) {
     err += std::string(kProgram) + ": warning: " + OneLine(w) + "\n";
   }
+  const std::string as_shard =
+      run.shard ? "shard " + shard_name + " of run " + OneLine(run.shard->run_key) + " " : "";
   if (outcome->already_recorded) {
-    out += "already recorded as run " + std::to_string(outcome->run_id) + "\n";
+    out += "already recorded " + as_shard + "as run " + std::to_string(outcome->run_id) + "\n";
     return kExitOk;
   }
-  out += "recorded run " + std::to_string(outcome->run_id) + ": " +
+  out += "recorded " + (run.shard ? as_shard + "into run " : std::string("run ")) +
+         std::to_string(outcome->run_id) + ": " +
          std::to_string(outcome->benchmarks) + " benchmarks, " +
          std::to_string(outcome->metrics) + " metrics, commit " +
          run.commit.hash.substr(0, 12) + " on " + OneLine(run.branch) + ", testbed " +

@@ -86,6 +86,13 @@ StatusOr<RunFiles> ReadRunFiles(const std::vector<std::string>& paths) {
     run.content_hash = ContentHash(contents);
     run.context = results->context.empty() ? results->config : results->context;
     run.results = std::move(*results);
+    for (const auto& [key, value] : run.context) {
+      if (key != merge::kShardContextKey) continue;
+      run.shard = merge::ParseShardName(value);
+      if (!run.shard) {
+        return Status::Error(paths.front() + ": context \"" + key + "\" is not a shard such as \"2/4\"");
+      }
+    }
   }
   if (run.results.benchmarks.empty()) {
     return Status::Error(paths.front() + ": no measured benchmark (all skipped)");

@@ -11,11 +11,13 @@
 #ifndef BENCHPROF_TOOLS_HISTORY_RUN_FILES_H_
 #define BENCHPROF_TOOLS_HISTORY_RUN_FILES_H_
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "common/status.h"
+#include "tools/merge/result_merge.h"
 #include "tools/results/result_reader.h"
 
 namespace benchprof::history {
@@ -24,6 +26,9 @@ struct RunFiles {
   results::ResultSet results;
   std::string content_hash;  // ContentHash of the files' bytes
   std::vector<std::pair<std::string, std::string>> context;
+  // Set when the files are one shard's file (its context names the shard):
+  // recorded alone, it is part of a run its other shards complete.
+  std::optional<merge::ShardName> shard;
 };
 
 // Reads `paths` as one run. Fails with one line naming the file: unreadable

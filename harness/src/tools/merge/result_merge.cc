@@ -12,17 +12,6 @@ namespace benchprof::merge {
 
 using json::Value;
 
-namespace {
-
-constexpr char kExecutableKey[] = "executable";
-constexpr char kInterruptedKey[] = "benchprof_interrupted";
-
-// A shard as its file's context names it ("2/4").
-struct ShardName {
-  size_t index = 0;
-  size_t total = 0;
-};
-
 std::optional<ShardName> ParseShardName(std::string_view text) {
   const size_t slash = text.find('/');
   if (slash == std::string_view::npos) return std::nullopt;
@@ -40,6 +29,11 @@ std::optional<ShardName> ParseShardName(std::string_view text) {
   }
   return shard;
 }
+
+namespace {
+
+constexpr char kExecutableKey[] = "executable";
+constexpr char kInterruptedKey[] = "benchprof_interrupted";
 
 const Value* ContextValue(const Value& document, std::string_view key) {
   const Value* context = document.Find("context");

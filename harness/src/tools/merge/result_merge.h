@@ -26,8 +26,10 @@
 #ifndef BENCHPROF_TOOLS_MERGE_RESULT_MERGE_H_
 #define BENCHPROF_TOOLS_MERGE_RESULT_MERGE_H_
 
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "common/json_value.h"
 #include "common/status.h"
@@ -37,6 +39,15 @@ namespace benchprof::merge {
 // The context keys a shard's file and a merged file carry.
 inline constexpr char kShardContextKey[] = "benchprof_shard";
 inline constexpr char kShardsContextKey[] = "benchprof_shards";
+
+// A shard as its file's context names it ("2/4": the third of four).
+struct ShardName {
+  size_t index = 0;
+  size_t total = 0;
+};
+
+// "I/N" with 0 <= I < N (decimal, at most 9 digits each), or nothing.
+std::optional<ShardName> ParseShardName(std::string_view text);
 
 // A parsed result file and its path, for messages. The document must have
 // passed results::ParseGbenchJson: a "benchmarks" array of objects with a

@@ -4,7 +4,8 @@
 # with one allocation per iteration planted in BM_Label at commit 11. The
 # bisect between commits 0 and 15 must name commit 11 within 5 builds and
 # record every measured commit into history; the repository must be as it
-# was (no bisect in progress, no worktree, its checkout unchanged). A good
+# was (no bisect in progress, no worktree, its checkout unchanged). The
+# same bisect by time (statistical, in rounds) names commit 11 too. A good
 # commit that is already bad is exit 1; SIGTERM while a step builds stops
 # it and leaves nothing behind.
 #
@@ -102,6 +103,20 @@ recorded=$("$benchprof" history export --db="$work/history.sqlite" --format=csv 
 [ "$recorded" -eq "$builds" ] && pass "each measured commit recorded ($recorded)" ||
   fail "$recorded runs recorded, $builds commits measured"
 repository_is_as_it_was "after the bisect"
+
+# The same by time (the allocation makes each iteration tens of times
+# slower): a statistical bisect, each step against commit 0 in rounds.
+code=0
+"$bisect" --repo="$toy" "--build-cmd=$build_cmd" --bench=build/bench --benchprof="$benchprof" \
+  --no-record --metric=time --benchmark=BM_Label/iterations:1000 "${commits[0]}" "${commits[15]}" \
+  >"$work/out" 2>"$work/err" || code=$?
+if [ "$code" -eq 0 ] && [ "$(tail -1 "$work/out")" = "${commits[11]}" ]; then
+  pass "the time bisect names commit 11: $(grep -c 'time: a regression' "$work/err") steps slower"
+else
+  cat "$work/err"
+  fail "the time bisect named $(tail -1 "$work/out") (exit $code), not commit 11 (${commits[11]})"
+fi
+repository_is_as_it_was "after the time bisect"
 
 # A good commit that is already bad.
 code=0

@@ -127,7 +127,9 @@ std::string ReservedBenchFlag(const std::vector<std::string>& bench_args) {
 std::string ExactFilter(const std::string& name) {
   std::string filter = "^";
   for (const char c : name) {
-    if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) filter += '\\';
+    // ']' and '}' are literal where no '[' or '{' opens them (and every
+    // '[' and '{' is escaped); libstdc++ refuses them escaped.
+    if (std::string_view("\\^$.|?*+()[{").find(c) != std::string_view::npos) filter += '\\';
     filter += c;
   }
   return filter + "$";

@@ -101,15 +101,8 @@ int RunDetectCommand(const std::vector<std::string>& args, std::string& out, std
                                               &settings, &cl, out, err)) {
     return *done;
   }
-  std::vector<std::string> operands = cl.operands;
-  operands.insert(operands.end(), cl.after_separator.begin(), cl.after_separator.end());
-  if (operands.size() > 1) {
-    return Fail(err, "expected at most one PATTERN (got " + std::to_string(operands.size()) +
-                         "; see benchprof history detect --help)");
-  }
-  StatusOr<SeriesFilter> filter =
-      MakeSeriesFilter(operands.empty() ? "" : operands.front(), settings.filter);
-  if (!filter.ok()) return Fail(err, filter.status().message());
+  StatusOr<SeriesSelection> selection = SelectSeries(kProgram, cl, settings.filter);
+  if (!selection.ok()) return Fail(err, selection.status().message());
 
   // The output's temporary file first: a bad -o fails before any work.
   std::optional<AtomicFile> output;
@@ -129,28 +122,20 @@ int RunDetectCommand(const std::vector<std::string>& args, std::string& out, std
   if (int code = OpenStoreForCommand(kProgram, settings.store, StoreUse::kRead, &store, err)) {
     return code;
   }
-  StatusOr<std::vector<Series>> series = store->LoadSeries(*filter);
-  if (!series.ok()) return StoreFailure(kProgram, *store, series.status(), err);
-  if (series->empty()) {
-    return Fail(err, "no stored series matches" +
-                         (operands.empty() ? std::string() : " " + tools::OneLine(operands.front())) +
-                         " (the flags included)");
+  std::vector<Series> series;
+  if (int code = LoadSelectedSeries(kProgram, *store, *selection, /*required=*/true, &series, err)) {
+    return code;
   }
 
+  StatusOr<std::map<std::string, CommitInfo>> commits = CommitsOfPoints(*store, series);
+  if (!commits.ok()) return StoreFailure(kProgram, *store, commits.status(), err);
   std::vector<AnalysedSeries> analysed;
-  std::vector<std::string> hashes;
   bool newest_regression = false;
-  for (Series& s : *series) {
+  for (Series& s : series) {
     std::vector<ChangePoint> found = FindChangePoints(s, settings.detect);
-    for (const ChangePoint& c : found) {
-      hashes.push_back(c.last_good_commit);
-      hashes.push_back(c.first_bad_commit);
-    }
     analysed.push_back(AnalysedSeries{std::move(s), std::move(found)});
     newest_regression = newest_regression || NewestIsRegression(analysed.back());
   }
-  StatusOr<std::map<std::string, CommitInfo>> commits = store->Commits(hashes);
-  if (!commits.ok()) return StoreFailure(kProgram, *store, commits.status(), err);
 
   const std::string report = settings.format == DetectFormat::kMarkdown
                                  ? ChangePointsMarkdown(analysed, *commits)

@@ -156,16 +156,8 @@ int RunExportCommand(const std::vector<std::string>& args, std::string& out, std
   if (settings.format.empty()) {
     return tools::Fail(err, kProgram, "--format=csv or --format=json is required");
   }
-  std::vector<std::string> operands = cl.operands;
-  operands.insert(operands.end(), cl.after_separator.begin(), cl.after_separator.end());
-  if (operands.size() > 1) {
-    return tools::Fail(err, kProgram,
-                       "expected at most one PATTERN (got " + std::to_string(operands.size()) +
-                           "; see benchprof history export --help)");
-  }
-  StatusOr<SeriesFilter> filter =
-      MakeSeriesFilter(operands.empty() ? "" : operands.front(), settings.filter);
-  if (!filter.ok()) return tools::Fail(err, kProgram, filter.status().message());
+  StatusOr<SeriesSelection> selection = SelectSeries(kProgram, cl, settings.filter);
+  if (!selection.ok()) return tools::Fail(err, kProgram, selection.status().message());
 
   // The output first: an unwritable path is reported before the work.
   std::optional<AtomicFile> output;
@@ -178,15 +170,13 @@ int RunExportCommand(const std::vector<std::string>& args, std::string& out, std
   if (int code = OpenStoreForCommand(kProgram, settings.store, StoreUse::kRead, &store, err)) {
     return code;
   }
-  StatusOr<std::vector<Series>> series = store->LoadSeries(*filter);
-  if (!series.ok()) return StoreFailure(kProgram, *store, series.status(), err);
-  std::vector<std::string> hashes;
-  for (const Series& s : *series) {
-    for (const SeriesPoint& p : s.points) hashes.push_back(p.commit);
+  std::vector<Series> series;
+  if (int code = LoadSelectedSeries(kProgram, *store, *selection, /*required=*/false, &series, err)) {
+    return code;
   }
-  StatusOr<std::map<std::string, CommitInfo>> commits = store->Commits(hashes);
+  StatusOr<std::map<std::string, CommitInfo>> commits = CommitsOfPoints(*store, series);
   if (!commits.ok()) return StoreFailure(kProgram, *store, commits.status(), err);
-  const std::string text = ExportSeries(*series, *commits, settings.format == "json");
+  const std::string text = ExportSeries(series, *commits, settings.format == "json");
   if (!output) {
     out += text;
     return kExitOk;

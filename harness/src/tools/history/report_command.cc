@@ -168,15 +168,9 @@ int RunReportCommand(const std::vector<std::string>& args, std::string& out, std
                                               &settings, &cl, out, err)) {
     return *done;
   }
-  std::vector<std::string> operands = cl.operands;
-  operands.insert(operands.end(), cl.after_separator.begin(), cl.after_separator.end());
-  if (operands.size() > 1) {
-    return Fail(err, "expected at most one PATTERN (got " + std::to_string(operands.size()) +
-                         "; see benchprof history report --help)");
-  }
-  const std::string pattern = operands.empty() ? "" : operands.front();
-  StatusOr<SeriesFilter> filter = MakeSeriesFilter(pattern, settings.filter);
-  if (!filter.ok()) return Fail(err, filter.status().message());
+  StatusOr<SeriesSelection> selection = SelectSeries(kProgram, cl, settings.filter);
+  if (!selection.ok()) return Fail(err, selection.status().message());
+  const std::string& pattern = selection->pattern;
 
   std::vector<NamedPath> inputs;
   if (!settings.store.db.empty() && !IsDatabaseUrl(settings.store.db)) {
@@ -190,25 +184,21 @@ int RunReportCommand(const std::vector<std::string>& args, std::string& out, std
     return code;
   }
   try {
-    StatusOr<std::vector<Series>> series = store->LoadSeries(*filter);
-    if (!series.ok()) return StoreFailure(kProgram, *store, series.status(), err);
-    if (series->empty()) {
-      return Fail(err, "no stored series matches" +
-                           (pattern.empty() ? std::string() : " " + OneLine(pattern)) +
-                           " (the flags included)");
+    std::vector<Series> series;
+    if (int code =
+            LoadSelectedSeries(kProgram, *store, *selection, /*required=*/true, &series, err)) {
+      return code;
     }
     TrendPageInput page;
     page.title = !settings.title.empty() ? settings.title
                  : pattern.empty()       ? "benchprof history"
                                          : "benchprof history: " + pattern;
-    std::vector<std::string> hashes;
-    for (Series& s : *series) {
-      for (const SeriesPoint& p : s.points) hashes.push_back(p.commit);
+    StatusOr<std::map<std::string, CommitInfo>> commits = CommitsOfPoints(*store, series);
+    if (!commits.ok()) return StoreFailure(kProgram, *store, commits.status(), err);
+    for (Series& s : series) {
       std::vector<ChangePoint> found = FindChangePoints(s, settings.detect);
       page.series.push_back(AnalysedSeries{std::move(s), std::move(found)});
     }
-    StatusOr<std::map<std::string, CommitInfo>> commits = store->Commits(hashes);
-    if (!commits.ok()) return StoreFailure(kProgram, *store, commits.status(), err);
     page.commits = std::move(*commits);
 
     RunProfiles profiles(*store);

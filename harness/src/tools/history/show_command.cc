@@ -146,36 +146,20 @@ int RunShowCommand(const std::vector<std::string>& args, std::string& out, std::
                                               &settings, &cl, out, err)) {
     return *done;
   }
-  std::vector<std::string> operands = cl.operands;
-  operands.insert(operands.end(), cl.after_separator.begin(), cl.after_separator.end());
-  if (operands.size() > 1) {
-    return tools::Fail(err, kProgram,
-                       "expected at most one PATTERN (got " + std::to_string(operands.size()) +
-                           "; see benchprof history show --help)");
-  }
-  StatusOr<SeriesFilter> filter =
-      MakeSeriesFilter(operands.empty() ? "" : operands.front(), settings.filter);
-  if (!filter.ok()) return tools::Fail(err, kProgram, filter.status().message());
+  StatusOr<SeriesSelection> selection = SelectSeries(kProgram, cl, settings.filter);
+  if (!selection.ok()) return tools::Fail(err, kProgram, selection.status().message());
 
   std::unique_ptr<HistoryStore> store;
   if (int code = OpenStoreForCommand(kProgram, settings.store, StoreUse::kRead, &store, err)) {
     return code;
   }
-  StatusOr<std::vector<Series>> series = store->LoadSeries(*filter);
-  if (!series.ok()) return StoreFailure(kProgram, *store, series.status(), err);
-  if (series->empty()) {
-    return tools::Fail(err, kProgram,
-                       "no stored series matches" +
-                           (operands.empty() ? std::string() : " " + OneLine(operands.front())) +
-                           " (the flags included)");
+  std::vector<Series> series;
+  if (int code = LoadSelectedSeries(kProgram, *store, *selection, /*required=*/true, &series, err)) {
+    return code;
   }
-  std::vector<std::string> hashes;
-  for (const Series& s : *series) {
-    for (const SeriesPoint& p : s.points) hashes.push_back(p.commit);
-  }
-  StatusOr<std::map<std::string, CommitInfo>> commits = store->Commits(hashes);
+  StatusOr<std::map<std::string, CommitInfo>> commits = CommitsOfPoints(*store, series);
   if (!commits.ok()) return StoreFailure(kProgram, *store, commits.status(), err);
-  out += RenderSeriesTable(*series, *commits);
+  out += RenderSeriesTable(series, *commits);
   return kExitOk;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "tools/text_format.h"
 #include "tools/tool_command.h"
 
 namespace benchprof::history {
@@ -43,18 +44,50 @@ void DeclareSeriesFilterFlags(FlagSet& flags, SeriesFilterFlags* settings) {
   flags.String("testbed", "NAME", &settings->testbed, "only runs on this testbed");
 }
 
-StatusOr<SeriesFilter> MakeSeriesFilter(const std::string& pattern,
-                                        const SeriesFilterFlags& flags) {
-  SeriesFilter filter;
-  if (!pattern.empty()) {
-    StatusOr<compare::NamePattern> compiled = compare::NamePattern::Compile(pattern);
-    if (!compiled.ok()) return compiled.status().WithContext(pattern);
-    filter.benchmark = std::move(*compiled);
+StatusOr<SeriesSelection> SelectSeries(std::string_view program, const CommandLine& cl,
+                                       const SeriesFilterFlags& flags) {
+  std::vector<std::string> operands = cl.operands;
+  operands.insert(operands.end(), cl.after_separator.begin(), cl.after_separator.end());
+  if (operands.size() > 1) {
+    return Status::Error("expected at most one PATTERN (got " + std::to_string(operands.size()) +
+                         "; see " + std::string(program) + " --help)");
   }
-  filter.metric = flags.metric;
-  filter.branch = flags.branch;
-  filter.testbed = flags.testbed;
-  return filter;
+  SeriesSelection selection;
+  if (!operands.empty()) selection.pattern = operands.front();
+  if (!selection.pattern.empty()) {
+    StatusOr<compare::NamePattern> compiled = compare::NamePattern::Compile(selection.pattern);
+    if (!compiled.ok()) return compiled.status().WithContext(selection.pattern);
+    selection.filter.benchmark = std::move(*compiled);
+  }
+  selection.filter.metric = flags.metric;
+  selection.filter.branch = flags.branch;
+  selection.filter.testbed = flags.testbed;
+  return selection;
+}
+
+int LoadSelectedSeries(std::string_view program, HistoryStore& store,
+                       const SeriesSelection& selection, bool required,
+                       std::vector<Series>* series, std::string& err) {
+  StatusOr<std::vector<Series>> loaded = store.LoadSeries(selection.filter);
+  if (!loaded.ok()) return StoreFailure(program, store, loaded.status(), err);
+  if (loaded->empty() && required) {
+    return tools::Fail(err, program,
+                       "no stored series matches" +
+                           (selection.pattern.empty() ? std::string()
+                                                      : " " + tools::OneLine(selection.pattern)) +
+                           " (the flags included)");
+  }
+  *series = std::move(*loaded);
+  return 0;
+}
+
+StatusOr<std::map<std::string, CommitInfo>> CommitsOfPoints(HistoryStore& store,
+                                                            const std::vector<Series>& series) {
+  std::vector<std::string> hashes;
+  for (const Series& s : series) {
+    for (const SeriesPoint& p : s.points) hashes.push_back(p.commit);
+  }
+  return store.Commits(hashes);
 }
 
 StatusOr<std::string> DefaultDatabaseLocation() {

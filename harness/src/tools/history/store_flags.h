@@ -20,10 +20,12 @@
 #ifndef BENCHPROF_TOOLS_HISTORY_STORE_FLAGS_H_
 #define BENCHPROF_TOOLS_HISTORY_STORE_FLAGS_H_
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "benchprof/flags.h"
 #include "common/status.h"
@@ -52,9 +54,28 @@ struct SeriesFilterFlags {
 // Declares --metric, --branch and --testbed, bound to `*settings`.
 void DeclareSeriesFilterFlags(FlagSet& flags, SeriesFilterFlags* settings);
 
-// The filter the flags and `pattern` (a benchmark name pattern, "" for
-// every benchmark) select. Fails on a bad pattern ("PATTERN: <why>").
-StatusOr<SeriesFilter> MakeSeriesFilter(const std::string& pattern, const SeriesFilterFlags& flags);
+// What a reading subcommand's operands and filter flags select.
+struct SeriesSelection {
+  std::string pattern;  // the PATTERN operand; "" for every benchmark
+  SeriesFilter filter;
+};
+
+// The selection of `cl`'s operands (at most one PATTERN, before or after
+// "--") and the filter flags. Fails, naming `program`'s --help, on more
+// than one operand, and on a bad pattern ("PATTERN: <why>").
+StatusOr<SeriesSelection> SelectSeries(std::string_view program, const CommandLine& cl,
+                                       const SeriesFilterFlags& flags);
+
+// The series of `store` that `selection` selects. Returns 0 with `*series`
+// set, or the exit code with one line "`program`: <why>" appended to `err`:
+// the store failed (3 or 4), or, when `required`, no series matches (3).
+int LoadSelectedSeries(std::string_view program, HistoryStore& store,
+                       const SeriesSelection& selection, bool required,
+                       std::vector<Series>* series, std::string& err);
+
+// The stored commits of the points of `series`, by hash, for display.
+StatusOr<std::map<std::string, CommitInfo>> CommitsOfPoints(HistoryStore& store,
+                                                            const std::vector<Series>& series);
 
 // The default location when --db is not given: $BENCHPROF_HISTORY_DB, else
 // ${XDG_DATA_HOME:-$HOME/.local/share}/benchprof/history.sqlite. Fails when

@@ -2,8 +2,10 @@
 // throwaway git repository, without git, with hostile names, killed in the
 // middle of a record, several at once on one SQLite file and 16 at once on
 // one PostgreSQL database, and at the scale (time printed).
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <link.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -11,7 +13,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <regex>
 #include <string>
 #include <thread>
@@ -440,6 +444,47 @@ TEST(HistoryCliTest, AnUnavailableServerIsExitCode4) {
   EXPECT_EQ(r.exit_code, 4) << r.stderr_text;
   EXPECT_EQ(Lines(r.stderr_text), 1) << r.stderr_text;
   EXPECT_EQ(r.stderr_text.find("wrong"), std::string::npos) << "the password was printed";
+}
+
+// libpq is loaded when a PostgreSQL database is opened, not linked. Hidden
+// (an empty file mounted over it, in a mount namespace of the test's own),
+// a PostgreSQL URL is one line and exit code 4, and benchprof still starts
+// and reads a SQLite file.
+TEST(HistoryCliTest, WithoutLibpqPostgresqlIsOneLineAndTheRestWorks) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root, for a mount namespace";
+  void* libpq = ::dlopen(BENCHPROF_LIBPQ_SONAME, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(libpq, nullptr) << BENCHPROF_LIBPQ_SONAME;
+  link_map* map = nullptr;
+  char resolved[PATH_MAX];
+  ASSERT_EQ(::dlinfo(libpq, RTLD_DI_LINKMAP, &map), 0);
+  ASSERT_NE(::realpath(map->l_name, resolved), nullptr);
+  const std::string library = resolved;
+  ::dlclose(libpq);
+
+  TempDir dir;
+  const std::string db = dir.File("h.sqlite"), file = dir.File("r.json");
+  WriteFile(file, ResultJson(1, 2, 0));
+  ASSERT_EQ(History({"record", "--db=" + db, "--commit=abcd1234", "--branch=b", file}).exit_code, 0);
+  const auto without_libpq = [&](const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {"/usr/bin/unshare", "-m", "/bin/sh", "-c",
+                                     "mount --bind /dev/null '" + library + "' && exec \"$@\"",
+                                     "sh", BENCHPROF_PATH, "history"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return RunProcess(argv);
+  };
+  const ProcessResult server = without_libpq({"show", "--db=postgresql:///bench?host=/nowhere"});
+  if (server.stderr_text.find("unshare") != std::string::npos) {
+    GTEST_SKIP() << "no mount namespace here: " << server.stderr_text;
+  }
+  EXPECT_EQ(server.exit_code, 4) << server.stderr_text;
+  EXPECT_EQ(Lines(server.stderr_text), 1) << server.stderr_text;
+  EXPECT_NE(server.stderr_text.find("cannot load PostgreSQL's client library " +
+                                    std::string(BENCHPROF_LIBPQ_SONAME)),
+            std::string::npos)
+      << server.stderr_text;
+  const ProcessResult sqlite = without_libpq({"show", "--db=" + db});
+  EXPECT_EQ(sqlite.exit_code, 0) << sqlite.stderr_text;
+  EXPECT_NE(sqlite.stdout_text.find("BM_Cli/0"), std::string::npos) << sqlite.stdout_text;
 }
 
 TEST(HistoryCliTest, AttachedFilesAreStoredWithTheRun) {

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "tools/history/libpq_library.h"
+
 namespace benchprof::history {
 namespace {
 
@@ -138,7 +140,7 @@ std::vector<char> HexDecode(std::string_view hex) {
   return bytes;
 }
 
-SqlValue DecodeText(Oid type, const char* text, int length) {
+SqlValue DecodeText(const Libpq& libpq, Oid type, const char* text, int length) {
   std::string_view value(text, length);
   switch (type) {
     case kInt8Oid:
@@ -167,9 +169,9 @@ SqlValue DecodeText(Oid type, const char* text, int length) {
         return SqlBlob{std::string(bytes.begin(), bytes.end())};
       }
       size_t size = 0;
-      unsigned char* bytes = PQunescapeBytea(reinterpret_cast<const unsigned char*>(text), &size);
+      unsigned char* bytes = libpq.PQunescapeBytea(reinterpret_cast<const unsigned char*>(text), &size);
       SqlBlob blob{std::string(reinterpret_cast<const char*>(bytes), size)};
-      PQfreemem(bytes);
+      libpq.PQfreemem(bytes);
       return blob;
     }
     default:
@@ -253,12 +255,14 @@ class BoundParameters {
 
 class PostgresDatabase final : public Database {
  public:
-  PostgresDatabase(std::string display_name, PGconn* connection, int busy_timeout_ms)
-      : display_name_(std::move(display_name)),
+  PostgresDatabase(const Libpq& libpq, std::string display_name, PGconn* connection,
+                   int busy_timeout_ms)
+      : libpq_(libpq),
+        display_name_(std::move(display_name)),
         connection_(connection),
         busy_timeout_ms_(busy_timeout_ms) {}
 
-  ~PostgresDatabase() override { PQfinish(connection_); }
+  ~PostgresDatabase() override { libpq_.PQfinish(connection_); }
 
   const std::string& display_name() const override { return display_name_; }
   const Dialect& dialect() const override { return kPostgresDialect; }
@@ -287,21 +291,21 @@ class PostgresDatabase final : public Database {
 
   Status Commit() override {
     last_kind_ = DatabaseErrorKind::kOther;
-    PGresult* result = PQexec(connection_, "COMMIT");
+    PGresult* result = libpq_.PQexec(connection_, "COMMIT");
     Status s = Check(result);
     // COMMIT of a transaction that a failed statement aborted "succeeds" as
     // a ROLLBACK.
-    if (s.ok() && std::strcmp(PQcmdStatus(result), "ROLLBACK") == 0) {
+    if (s.ok() && std::strcmp(libpq_.PQcmdStatus(result), "ROLLBACK") == 0) {
       s = Status::Error(display_name_ +
                         ": the transaction failed earlier and was rolled back, not committed");
     }
-    PQclear(result);
+    libpq_.PQclear(result);
     return s;
   }
 
   Status Rollback() override {
     last_kind_ = DatabaseErrorKind::kOther;
-    if (PQtransactionStatus(connection_) == PQTRANS_IDLE) return Status();
+    if (libpq_.PQtransactionStatus(connection_) == PQTRANS_IDLE) return Status();
     return Run("ROLLBACK", {}, nullptr);
   }
 
@@ -322,14 +326,14 @@ class PostgresDatabase final : public Database {
 
   // Turns a failed result (or none) into a Status with its kind.
   Status Check(PGresult* result) {
-    ExecStatusType status = result ? PQresultStatus(result) : PGRES_FATAL_ERROR;
+    ExecStatusType status = result ? libpq_.PQresultStatus(result) : PGRES_FATAL_ERROR;
     if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY) {
       return Status();
     }
-    const char* sqlstate = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
-    const char* primary = result ? PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
-    std::string reason = OneLine(primary ? primary : PQerrorMessage(connection_));
-    if (PQstatus(connection_) == CONNECTION_BAD) {
+    const char* sqlstate = result ? libpq_.PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+    const char* primary = result ? libpq_.PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
+    std::string reason = OneLine(primary ? primary : libpq_.PQerrorMessage(connection_));
+    if (libpq_.PQstatus(connection_) == CONNECTION_BAD) {
       last_kind_ = DatabaseErrorKind::kUnreachable;
     } else {
       last_kind_ = KindOfSqlState(sqlstate ? sqlstate : "");
@@ -354,9 +358,9 @@ class PostgresDatabase final : public Database {
     if (prepared_.size() >= kMaxPreparedStatements) return nullptr;
     std::string name = "benchprof_" + std::to_string(prepared_.size() + 1);
     PGresult* result =
-        PQprepare(connection_, name.c_str(), sql.c_str(), bound.count(), bound.types());
+        libpq_.PQprepare(connection_, name.c_str(), sql.c_str(), bound.count(), bound.types());
     Status s = Check(result);
-    PQclear(result);
+    libpq_.PQclear(result);
     if (!s.ok()) return s;
     return &prepared_.emplace(std::move(key), std::move(name)).first->second;
   }
@@ -383,42 +387,43 @@ class PostgresDatabase final : public Database {
     PGresult* result;
     if (params.empty()) {
       // Several statements are allowed without parameters (a schema).
-      result = PQexec(connection_, statement.c_str());
+      result = libpq_.PQexec(connection_, statement.c_str());
     } else {
       BoundParameters bound(params);
       StatusOr<const std::string*> prepared = Prepare(statement, bound);
       if (!prepared.ok()) return prepared.status();
       if (*prepared == nullptr) {
-        result = PQexecParams(connection_, statement.c_str(), bound.count(), bound.types(),
+        result = libpq_.PQexecParams(connection_, statement.c_str(), bound.count(), bound.types(),
                               bound.values(), bound.lengths(), bound.formats(),
                               /*resultFormat=*/0);
       } else {
-        result = PQexecPrepared(connection_, (*prepared)->c_str(), bound.count(), bound.values(),
+        result = libpq_.PQexecPrepared(connection_, (*prepared)->c_str(), bound.count(), bound.values(),
                                 bound.lengths(), bound.formats(), /*resultFormat=*/0);
       }
     }
     Status s = Check(result);
-    if (s.ok() && rows != nullptr && PQresultStatus(result) == PGRES_TUPLES_OK) {
-      int row_count = PQntuples(result);
-      int columns = PQnfields(result);
+    if (s.ok() && rows != nullptr && libpq_.PQresultStatus(result) == PGRES_TUPLES_OK) {
+      int row_count = libpq_.PQntuples(result);
+      int columns = libpq_.PQnfields(result);
       rows->reserve(rows->size() + row_count);
       for (int r = 0; r < row_count; ++r) {
         std::vector<SqlValue>& row = rows->emplace_back();
         row.reserve(columns);
         for (int c = 0; c < columns; ++c) {
-          if (PQgetisnull(result, r, c)) {
+          if (libpq_.PQgetisnull(result, r, c)) {
             row.emplace_back(std::monostate());
           } else {
-            row.push_back(DecodeText(PQftype(result, c), PQgetvalue(result, r, c),
-                                     PQgetlength(result, r, c)));
+            row.push_back(DecodeText(libpq_, libpq_.PQftype(result, c), libpq_.PQgetvalue(result, r, c),
+                                     libpq_.PQgetlength(result, r, c)));
           }
         }
       }
     }
-    PQclear(result);
+    libpq_.PQclear(result);
     return s;
   }
 
+  const Libpq& libpq_;
   std::string display_name_;
   PGconn* connection_;
   std::unordered_map<std::string, std::string> prepared_;  // SQL and types -> name
@@ -511,34 +516,40 @@ StatusOr<std::unique_ptr<Database>> OpenPostgresDatabase(const std::string& url,
                                                          const OpenOptions& options,
                                                          DatabaseErrorKind* error_kind) {
   const std::string display_name = UrlWithoutPassword(url);
+  StatusOr<const Libpq*> loaded = LoadLibpq();
+  if (!loaded.ok()) {
+    return OpenFailure(display_name, DatabaseErrorKind::kUnreachable, loaded.status().message(),
+                       error_kind);
+  }
+  const Libpq& libpq = **loaded;
   char* parse_error = nullptr;
-  PQconninfoOption* parsed = PQconninfoParse(url.c_str(), &parse_error);
+  PQconninfoOption* parsed = libpq.PQconninfoParse(url.c_str(), &parse_error);
   if (parsed == nullptr) {
     std::string reason = parse_error ? OneLine(parse_error) : "out of memory";
-    PQfreemem(parse_error);
+    libpq.PQfreemem(parse_error);
     return OpenFailure(display_name, DatabaseErrorKind::kOther,
                        "not a valid PostgreSQL URL (" + reason + ")", error_kind);
   }
-  PQconninfoFree(parsed);
+  libpq.PQconninfoFree(parsed);
 
   // Given before the URL, so that the URL's own settings win.
   const char* keywords[] = {"connect_timeout", "fallback_application_name", "client_encoding",
                             "dbname", nullptr};
   const char* values[] = {"10", "benchprof", "UTF8", url.c_str(), nullptr};
-  PGconn* connection = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
+  PGconn* connection = libpq.PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
   if (connection == nullptr) {
     return OpenFailure(display_name, DatabaseErrorKind::kOther, "out of memory", error_kind);
   }
-  if (PQstatus(connection) != CONNECTION_OK) {
-    std::string reason = OneLine(PQerrorMessage(connection));
-    DatabaseErrorKind kind = PQconnectionNeedsPassword(connection)
+  if (libpq.PQstatus(connection) != CONNECTION_OK) {
+    std::string reason = OneLine(libpq.PQerrorMessage(connection));
+    DatabaseErrorKind kind = libpq.PQconnectionNeedsPassword(connection)
                                  ? DatabaseErrorKind::kAuthentication
                                  : KindOfConnectionFailure(reason);
-    PQfinish(connection);
+    libpq.PQfinish(connection);
     return OpenFailure(display_name, kind, "cannot connect (" + reason + ")", error_kind);
   }
   auto database =
-      std::make_unique<PostgresDatabase>(display_name, connection, options.busy_timeout_ms);
+      std::make_unique<PostgresDatabase>(libpq, display_name, connection, options.busy_timeout_ms);
   if (Status s = database->Initialize(options.busy_timeout_ms); !s.ok()) {
     if (error_kind != nullptr) *error_kind = database->last_error_kind();
     return s;

@@ -117,14 +117,13 @@ void DeclareFlags(FlagSet& flags, RecordSettings* s) {
 // id of the pipeline run all its shard jobs share; "" if none.
 std::string RunKey(const std::string& flag) {
   if (!flag.empty()) return flag;
-  if (const std::optional<std::string> run = SystemEnvironment("GITHUB_RUN_ID")) {
-    const std::optional<std::string> attempt = SystemEnvironment("GITHUB_RUN_ATTEMPT");
-    return "github:" + *run + "-" + attempt.value_or("1");
+  const std::string run = SystemEnvironment("GITHUB_RUN_ID").value_or("");
+  if (!run.empty()) {
+    const std::string attempt = SystemEnvironment("GITHUB_RUN_ATTEMPT").value_or("");
+    return "github:" + run + "-" + (attempt.empty() ? "1" : attempt);
   }
-  if (const std::optional<std::string> pipeline = SystemEnvironment("CI_PIPELINE_ID")) {
-    return "gitlab:" + *pipeline;
-  }
-  return "";
+  const std::string pipeline = SystemEnvironment("CI_PIPELINE_ID").value_or("");
+  return pipeline.empty() ? "" : "gitlab:" + pipeline;
 }
 
 int Fail(std::string& err, const std::string& message) {

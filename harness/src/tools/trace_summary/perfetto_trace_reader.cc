@@ -531,6 +531,8 @@ class PerfettoReader {
       case TrackKind::kThread:
         if (type == kSliceBegin || type == kSliceEnd) {
           e.phase = type == kSliceBegin ? 'B' : 'E';
+          // The writer leaves regions, the most frequent slices, without one.
+          if (type == kSliceBegin && category == nullptr) e.category = "region";
         } else if (type == kInstant) {
           e.phase = 'i';
           if (has_annotations && e.name == "benchprof: dropped events") {

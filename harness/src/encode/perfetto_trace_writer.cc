@@ -270,11 +270,17 @@ uint64_t PerfettoTraceWriter::ChildTrack(pid_t tid, uint64_t kind, std::string_v
 
 uint64_t PerfettoTraceWriter::TaskTrack(uint64_t task_id, std::string_view type) {
   const uint64_t uuid = Uuid(task_id, kTaskTrackKind);
-  if (!described_.insert(uuid).second) return uuid;
+  // A region may come before its task's begin (another thread's events are
+  // decoded first): the track is described then without a name, and again
+  // with the task's type once it is known.
+  auto [it, added] = task_tracks_named_.try_emplace(uuid, false);
+  if (!added && (it->second || type.empty())) return uuid;
+  it->second = !type.empty();
+  described_.insert(uuid);
   pb::TrackDescriptor* track = packet_->mutable_track_descriptor();
   track->set_uuid(uuid);
   track->set_parent_uuid(kProcessTrack);
-  track->set_name(std::string(type));
+  if (!type.empty()) track->set_name(std::string(type));
   FinishPacket();
   return uuid;
 }
@@ -301,14 +307,24 @@ uint64_t PerfettoTraceWriter::CounterTrack(std::string_view name, uint64_t paren
 void PerfettoTraceWriter::AddThreadEvent(const TraceEvent& e) {
   const uint64_t track = ThreadTrack(e.tid);
   Sequence& seq = SequenceFor(StreamKey(kThreadStream, Tid(e.tid)), track);
-  // A region of a task that began on another thread: the task's flow runs
-  // through it to the task's end.
+  // A region of a task not begun on this thread (as far as the events so
+  // far tell: another thread's chunk may come later) gets an arrow from the
+  // task's track to it: where the task's work moved. Both ends are written
+  // here, so a flow never misses one whatever order the threads' events
+  // arrive in.
   uint64_t flow = 0;
   if (e.type == EventType::kRegionBegin && e.task_id != 0) {
-    const auto open = open_tasks_.find(e.task_id);
-    if (open != open_tasks_.end() && open->second.begin_tid != e.tid) {
-      if (open->second.flow == 0) open->second.flow = next_flow_++;
-      flow = open->second.flow;
+    const auto open = begun_on_.find(e.task_id);
+    if (open == begun_on_.end() || open->second != e.tid) {
+      flow = next_flow_++;
+      const uint64_t task_track = TaskTrack(e.task_id, {});
+      pb::TrackEvent* from = StartEvent(seq, e.ts_ns);
+      from->set_track_uuid(task_track);
+      from->set_type(pb::TrackEvent::TYPE_INSTANT);
+      from->set_name_iid(NameIid(seq, e.name));
+      from->add_category_iids(CategoryIid(seq, "task"));
+      from->add_flow_ids(flow);
+      FinishPacket();
     }
   }
   pb::TrackEvent* event = StartEvent(seq, e.ts_ns);
@@ -331,7 +347,7 @@ void PerfettoTraceWriter::AddThreadEvent(const TraceEvent& e) {
       // region would be a quarter of the slice pair's size).
       if (flow != 0) {
         AddUintAnnotation(seq, event, "task", e.task_id);
-        event->add_flow_ids(flow);
+        event->add_terminating_flow_ids(flow);
       }
       break;
     case EventType::kLoopBegin:
@@ -361,14 +377,19 @@ void PerfettoTraceWriter::AddThreadEvent(const TraceEvent& e) {
 void PerfettoTraceWriter::AddTask(const TraceEvent& e) {
   const uint64_t track = TaskTrack(e.task_id, e.name);
   const bool begin = e.type == EventType::kTaskBegin;
-  uint64_t terminating_flow = 0;
+  // Kept while the task is open, for its regions (an end decoded before its
+  // begin leaves nothing behind: the begin then finds no entry to erase).
+  bool finished = false;  // both its begin and its end are written now
   if (begin) {
-    if (ended_tasks_.erase(e.task_id) == 0) open_tasks_[e.task_id] = OpenTask{e.tid, 0};
-  } else if (const auto open = open_tasks_.find(e.task_id); open != open_tasks_.end()) {
-    terminating_flow = open->second.flow;
-    open_tasks_.erase(open);
+    if (ended_early_.erase(e.task_id) == 0) {
+      begun_on_[e.task_id] = e.tid;
+    } else {
+      finished = true;
+    }
+  } else if (begun_on_.erase(e.task_id) == 0) {
+    ended_early_.insert(e.task_id);
   } else {
-    ended_tasks_.insert(e.task_id);  // another thread's events began it, still to come
+    finished = true;
   }
   Sequence& seq = SequenceFor(StreamKey(kThreadStream, Tid(e.tid)), ThreadTrack(e.tid));
   pb::TrackEvent* event = StartEvent(seq, e.ts_ns);
@@ -381,9 +402,14 @@ void PerfettoTraceWriter::AddTask(const TraceEvent& e) {
     if (e.parent_id != 0) AddUintAnnotation(seq, event, "parent", e.parent_id);
   } else {
     event->set_type(pb::TrackEvent::TYPE_SLICE_END);
-    if (terminating_flow != 0) event->add_terminating_flow_ids(terminating_flow);
   }
   FinishPacket();
+  if (finished) {
+    // Memory stays with the tasks still open. A region of the task that
+    // arrives later (another thread's events) describes the track again.
+    described_.erase(track);
+    task_tracks_named_.erase(track);
+  }
 }
 
 void PerfettoTraceWriter::AddSliceWithDuration(const TraceEvent& e, uint64_t kind,

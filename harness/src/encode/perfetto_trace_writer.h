@@ -15,10 +15,10 @@
 //   * a "benchmark runs" and a "blocked" track under each thread that has
 //     runs or waits, each fed by a sequence of its own;
 //   * one track per task under the process (its slice from begin to end,
-//     written by whichever thread began or ended it); a region inside a
-//     task carries the task's id, and a task whose regions run on a thread
-//     other than the one that began it has a flow from those regions to its
-//     end;
+//     written by whichever thread began or ended it); a region of a task
+//     on a thread other than the one that began it carries the task's id
+//     and is the end of a flow from an instant on the task's track at its
+//     start (the task's work moved there);
 //   * one counter track (and sequence) per CPU counter, the process's
 //     "CPUs", and the allocation totals (bytes, objects).
 // Each sequence begins with SEQ_INCREMENTAL_STATE_CLEARED, its defaults
@@ -93,11 +93,6 @@ class PerfettoTraceWriter final : public tracer::TraceFormatter {
     std::unordered_map<std::string, uint64_t> categories;
     std::unordered_map<std::string, uint64_t> annotation_names;
   };
-  // A task seen begun and not yet ended.
-  struct OpenTask {
-    pid_t begin_tid = 0;
-    uint64_t flow = 0;  // the flow from its regions on other threads; 0: none yet
-  };
 
   // The sequence of stream `key` (a thread's timeline, its runs, ...),
   // created with `default_track` as its default.
@@ -151,8 +146,9 @@ class PerfettoTraceWriter final : public tracer::TraceFormatter {
   std::unordered_map<uint64_t, Sequence> sequences_;
   std::unordered_set<uint64_t> described_;                 // track uuids with a descriptor
   std::unordered_map<std::string, uint64_t> counter_tracks_;  // by name
-  std::unordered_map<uint64_t, OpenTask> open_tasks_;         // by task id
-  std::unordered_set<uint64_t> ended_tasks_;  // ended before their begin was seen
+  std::unordered_map<uint64_t, pid_t> begun_on_;  // open tasks: the thread that began each
+  std::unordered_set<uint64_t> ended_early_;      // ended before their begin was seen
+  std::unordered_map<uint64_t, bool> task_tracks_named_;  // described task tracks: named yet?
 };
 
 }  // namespace benchprof::encode

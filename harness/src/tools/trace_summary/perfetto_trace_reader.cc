@@ -224,9 +224,13 @@ class PerfettoReader {
       info_.bytes += *got;
       if (*got == 0) ended = true;
     }
-    if (start < buffer.size()) {
+    if (start < buffer.size() || (saw_info_ && !saw_totals_)) {
+      // A cut between two packets leaves whole packets only: benchprof's
+      // trace then lacks its totals, which it writes last.
       info_.truncated = true;
-      info_.truncation = "byte " + std::to_string(offset_) + ": the file ends inside a packet";
+      info_.truncation = "byte " + std::to_string(offset_) +
+                         (start < buffer.size() ? ": the file ends inside a packet"
+                                                : ": the file ends before the trace's totals");
       if (info_.events == 0) {
         return Status::Error(name_ + ": " + info_.truncation + " before any complete event");
       }
@@ -686,6 +690,7 @@ class PerfettoReader {
         if (type == kInstant &&
             (e.name == "benchprof: trace info" || e.name == "benchprof: trace totals")) {
           Annotations(seq, event, other_data_);
+          (e.name == "benchprof: trace info" ? saw_info_ : saw_totals_) = true;
           return Status();
         }
         if (type != kInstant) return Status();
@@ -707,6 +712,8 @@ class PerfettoReader {
   TraceFileInfo info_;
   TraceEvent event_;
   json::Value::Members other_data_;  // from the "benchprof: trace ..." instants
+  bool saw_info_ = false;            // benchprof's first instant...
+  bool saw_totals_ = false;          // ...and its last
   uint64_t offset_ = 0;  // of the packet being read
   int64_t pid_ = 0;
   std::unordered_map<uint32_t, Sequence> sequences_;

@@ -67,7 +67,7 @@ TEST(TraceSummaryCliTest, HelpAndUsage) {
   EXPECT_EQ(r.stdout_text.rfind("Usage: benchprof trace-summary", 0), 0u);
   r = Benchprof({"trace-sumary"});
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_NE(r.stderr_text.find("commands: compare, convert, gate, flamegraph, report, trace-summary"),
+  EXPECT_NE(r.stderr_text.find("commands: compare, convert, gate, history, flamegraph, report, trace-summary"),
             std::string::npos);
 }
 

@@ -56,7 +56,14 @@ class TraceReader {
     if (!peeked.ok()) return peeked.status().WithContext(name_);
     const std::string_view head = peeked->head;
     if (head.starts_with("\x1f\x8b")) return ReadCompressed(std::move(peeked->source), chunk_bytes);
-    if (head.starts_with("\x0A")) {
+    // A Perfetto trace starts with a packet (field 1, length-delimited:
+    // 0x0A), as a JSON file may start with a newline; JSON's first
+    // non-blank byte is '{' or '[', which no packet can be followed by (a
+    // group's key, which Perfetto never writes).
+    const size_t first_text = head.find_first_not_of(" \t\r\n");
+    const bool json_text = first_text != std::string_view::npos &&
+                           (head[first_text] == '{' || head[first_text] == '[');
+    if (head.starts_with("\x0A") && !json_text) {
       return ReadPerfettoTrace(std::move(peeked->source), name_, sink_, chunk_bytes);
     }
     if (const std::string_view problem = Sniff(*peeked); !problem.empty()) {

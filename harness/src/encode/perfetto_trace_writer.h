@@ -25,16 +25,17 @@
 // (an incremental clock, id 64, and its default track) and a ClockSnapshot
 // tying that clock to BOOTTIME, whose values are nanoseconds since the start
 // of tracing, as the JSON's. Because every sequence is self-contained from
-// its first packet, a bounded ring of decoded events (a flight recorder)
-// can be written through this class as it is: each sequence starts where
-// the ring's events of that stream start.
+// its first packet, and track descriptors are written before their first
+// use by whatever event comes first, a bounded ring of recorded events (a
+// flight recorder) can be decoded and written through this class as it is:
+// each sequence then starts where the ring's events of its stream start.
 //
 // Packets are encoded with libprotobuf into a buffer that is flushed to the
 // file every MiB, so memory does not grow with the trace (only the interned
 // strings and the per-task state of tasks still open); a file cut short is
-// readable up to its last whole packet. Not compressed: gzip (Z_BEST_SPEED)
-// would take the RSS pool trace down by 2.4x more but triple the time to
-// write it (docs/tracing.md).
+// readable up to its last whole packet. Not compressed: gzip -1 takes the
+// RSS pool trace down 4.4x more but would more than double the time to
+// write it, making it slower than the JSON writer (docs/tracing.md).
 //
 //   auto perfetto = std::make_unique<PerfettoTraceWriter>("trace.pftrace.tmp");
 //   perfetto->Begin(info); perfetto->Add(event); ...; Status done = perfetto->End(totals);

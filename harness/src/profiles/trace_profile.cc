@@ -92,8 +92,8 @@ class TraceProfile final : public Profile {
   void DeclareFlags(FlagSet& flags) override {
     flags.File("trace", &path_,
                "write an execution trace to FILE (Chrome trace-event JSON: Perfetto UI, "
-               "chrome://tracing, speedscope; Perfetto's protobuf format, about a sixth of "
-               "the size, if FILE ends in .pftrace or .perfetto-trace; summarize with "
+               "chrome://tracing, speedscope; Perfetto's protobuf format, 5 to 10 times smaller, "
+               "if FILE ends in .pftrace or .perfetto-trace; summarize with "
                "`benchprof trace-summary`)");
     flags.Choice("trace_format", {"json", "perfetto"}, &format_,
                  "the --trace file's format whatever its name (default: perfetto for "

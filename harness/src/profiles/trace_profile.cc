@@ -139,10 +139,11 @@ class TraceProfile final : public Profile {
   };
 
   // The formatter --trace_format (or the file's extension) asks for.
-  std::unique_ptr<tracer::TraceFormatter> MakeFormatter(const std::string& temp_path) const;
+  std::unique_ptr<tracer::TraceFormatter> MakeFormatter(const std::string& temp_path);
 
   std::string path_;
   std::string format_;  // --trace_format; empty: by the file's extension
+  bool perfetto_ = false;  // the file is a Perfetto trace
   int cpu_rate_ = 100;
   std::optional<AtomicFile> file_;
   bool recording_ = false;
@@ -155,9 +156,9 @@ class TraceProfile final : public Profile {
 };
 
 std::unique_ptr<tracer::TraceFormatter> TraceProfile::MakeFormatter(
-    const std::string& temp_path) const {
-  const bool perfetto = format_.empty() ? HasPerfettoExtension(path_) : format_ == "perfetto";
-  if (perfetto) return std::make_unique<encode::PerfettoTraceWriter>(temp_path);
+    const std::string& temp_path) {
+  perfetto_ = format_.empty() ? HasPerfettoExtension(path_) : format_ == "perfetto";
+  if (perfetto_) return std::make_unique<encode::PerfettoTraceWriter>(temp_path);
   return std::make_unique<tracer::ChromeJsonWriter>(temp_path);
 }
 
@@ -238,8 +239,8 @@ StatusOr<WrittenFile> TraceProfile::Finish(const aggregate::RunLabels&, const Ru
       "trace: " + file_->path() + " (" + std::to_string(stats->events_written) + " events";
   if (stats->dropped_events != 0) {
     summary += "; " + std::to_string(stats->dropped_events) +
-               " events dropped because the writer could not keep up, see "
-               "otherData.dropped_events";
+               " events dropped because the writer could not keep up, see " +
+               (perfetto_ ? "the benchprof: trace totals instant" : "otherData.dropped_events");
   }
   return WrittenFile{&*file_, "--trace", summary + ")"};
 }

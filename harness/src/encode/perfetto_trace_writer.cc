@@ -176,7 +176,7 @@ pb::TrackEvent* PerfettoTraceWriter::StartEvent(Sequence& seq, int64_t ts_ns) {
 }
 
 uint64_t PerfettoTraceWriter::NameIid(Sequence& seq, std::string_view name) {
-  auto it = seq.names.find(std::string(name));
+  auto it = seq.names.find(name);
   if (it != seq.names.end()) return it->second;
   const uint64_t iid = seq.names.size() + 1;
   seq.names.emplace(std::string(name), iid);
@@ -187,7 +187,7 @@ uint64_t PerfettoTraceWriter::NameIid(Sequence& seq, std::string_view name) {
 }
 
 uint64_t PerfettoTraceWriter::CategoryIid(Sequence& seq, std::string_view category) {
-  auto it = seq.categories.find(std::string(category));
+  auto it = seq.categories.find(category);
   if (it != seq.categories.end()) return it->second;
   const uint64_t iid = seq.categories.size() + 1;
   seq.categories.emplace(std::string(category), iid);
@@ -199,9 +199,9 @@ uint64_t PerfettoTraceWriter::CategoryIid(Sequence& seq, std::string_view catego
 
 namespace {
 
-uint64_t AnnotationNameIid(std::unordered_map<std::string, uint64_t>& names, pb::TracePacket& packet,
-                           std::string_view name) {
-  auto it = names.find(std::string(name));
+template <typename Table>
+uint64_t AnnotationNameIid(Table& names, pb::TracePacket& packet, std::string_view name) {
+  auto it = names.find(name);
   if (it != names.end()) return it->second;
   const uint64_t iid = names.size() + 1;
   names.emplace(std::string(name), iid);
@@ -287,8 +287,10 @@ uint64_t PerfettoTraceWriter::TaskTrack(uint64_t task_id, std::string_view type)
 
 uint64_t PerfettoTraceWriter::CounterTrack(std::string_view name, uint64_t parent, int unit,
                                            std::string_view unit_name) {
-  auto [it, added] = counter_tracks_.try_emplace(std::string(name), 0);
-  if (!added) return it->second;
+  if (const auto known = counter_tracks_.find(name); known != counter_tracks_.end()) {
+    return known->second;
+  }
+  const auto it = counter_tracks_.emplace(std::string(name), 0).first;
   it->second = Uuid(next_counter_++, kCounterTrackKind);
   described_.insert(it->second);
   pb::TrackDescriptor* track = packet_->mutable_track_descriptor();

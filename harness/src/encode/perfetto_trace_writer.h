@@ -50,6 +50,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -85,6 +86,13 @@ class PerfettoTraceWriter final : public tracer::TraceFormatter {
   uint64_t events_written() const override { return events_; }
 
  private:
+  // Interned ids by string, found by a string_view without a copy.
+  struct StringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  using InternTable = std::unordered_map<std::string, uint64_t, StringHash, std::equal_to<>>;
+
   // One writer sequence (trusted_packet_sequence_id): its interned strings
   // and its incremental clock's last value.
   struct Sequence {
@@ -92,9 +100,9 @@ class PerfettoTraceWriter final : public tracer::TraceFormatter {
     uint64_t default_track = 0;
     int64_t last_ns = 0;
     bool started = false;
-    std::unordered_map<std::string, uint64_t> names;
-    std::unordered_map<std::string, uint64_t> categories;
-    std::unordered_map<std::string, uint64_t> annotation_names;
+    InternTable names;
+    InternTable categories;
+    InternTable annotation_names;
   };
 
   // The sequence of stream `key` (a thread's timeline, its runs, ...),
@@ -148,7 +156,7 @@ class PerfettoTraceWriter final : public tracer::TraceFormatter {
   uint64_t next_flow_ = 1;
   std::unordered_map<uint64_t, Sequence> sequences_;
   std::unordered_set<uint64_t> described_;                 // track uuids with a descriptor
-  std::unordered_map<std::string, uint64_t> counter_tracks_;  // by name
+  InternTable counter_tracks_;  // track uuids by counter name
   std::unordered_map<uint64_t, pid_t> begun_on_;  // open tasks: the thread that began each
   std::unordered_set<uint64_t> ended_early_;      // ended before their begin was seen
   std::unordered_map<uint64_t, bool> task_tracks_named_;  // described task tracks: named yet?

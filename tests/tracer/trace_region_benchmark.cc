@@ -7,15 +7,19 @@
 //
 // BM_Region/recording starts its own trace whose writer discards the chunks
 // unread, so the figure is the recording threads' cost alone (the writer's
-// formatting runs on another thread; BM_WriterFormat measures it per event,
-// which says how many events per second a real trace sustains before the
-// pool runs dry and events are dropped). Run under --trace, it measures into
+// formatting runs on another thread; BM_WriterFormat/json and /perfetto
+// measure it per record for each file format on the same records, which
+// says how many events per second a real trace sustains before the pool
+// runs dry and events are dropped). Run under --trace, it measures into
 // that trace instead.
 #include <benchmark/benchmark.h>
 
+#include <cstring>
 #include <memory>
+#include <string_view>
 
 #include "benchprof/trace.h"
+#include "encode/perfetto_trace_writer.h"
 #include "tracer/chrome_json_writer.h"
 #include "tracer/record_decoder.h"
 #include "tracer/trace_buffer.h"
@@ -81,28 +85,59 @@ void BM_TwoTimestamps(benchmark::State& state) {
 }
 BENCHMARK(BM_TwoTimestamps);
 
-// Decoding and formatting one chunk of region events as JSON (to /dev/null):
-// the writer's cost per event.
+// Decoding and formatting one chunk of events (to /dev/null): the writer's
+// cost per event, for each format on the same records. The chunk is a
+// thread's share of the annotated RSS pool: per document a task, a log and
+// four regions.
+template <typename Writer>
 void BM_WriterFormat(benchmark::State& state) {
   using namespace benchprof::tracer;
   static Chunk chunk;
-  const uint32_t count = kSlotsPerChunk - kSlotsPerChunk % 2;
-  for (uint32_t i = 0; i < count; ++i) {
-    const RecordKind kind = i % 2 == 0 ? RecordKind::kRegionBegin : RecordKind::kRegionEnd;
-    chunk.slots[i].record =
-        Record{1000 + 10 * uint64_t{i}, 0, reinterpret_cast<uint64_t>("Work"), Meta(kind)};
+  uint32_t count = 0;
+  uint64_t ticks = 1000;
+  uint64_t task = 1;
+  const char* const regions[] = {"OpenFile", "ReadAll", "Unmarshal", "Search"};
+  auto add = [&](RecordKind kind, uint64_t a, const char* name) {
+    chunk.slots[count++].record = Record{ticks += 700, a, reinterpret_cast<uint64_t>(name),
+                                         Meta(kind, 0, kind == RecordKind::kTaskBegin ? 1 : 0)};
+    if (kind == RecordKind::kTaskBegin) chunk.slots[count++] = RecordSlot{};  // parent 0
+  };
+  while (count + 16 < kSlotsPerChunk) {
+    add(RecordKind::kTaskBegin, task, "document");
+    const std::string_view message = "feeds/1234.xml";
+    chunk.slots[count].record =
+        Record{ticks += 100, task, reinterpret_cast<uint64_t>("document"),
+               Meta(RecordKind::kLog, static_cast<uint32_t>(message.size()), 1)};
+    std::memcpy(chunk.slots[count + 1].bytes, message.data(), message.size());
+    count += 2;
+    for (const char* region : regions) {
+      add(RecordKind::kRegionBegin, task, region);
+      add(RecordKind::kRegionEnd, task, region);
+    }
+    add(RecordKind::kTaskEnd, task, "document");
+    ++task;
   }
   chunk.header.tid = 1;
   const TraceClock clock = TraceClock::Monotonic(0);
-  ChromeJsonWriter json("/dev/null");
-  json.Begin(TraceInfo{1, "bench", "monotonic"});
-  RecordDecoder decoder(clock, json);
-  for (auto _ : state) decoder.Decode(chunk, 0, count);
+  Writer writer("/dev/null");
+  writer.Begin(TraceInfo{1, "bench", "monotonic"});
+  RecordDecoder decoder(clock, writer);
+  uint64_t events = 0;
+  for (auto _ : state) {
+    const uint64_t before = writer.events_written();
+    decoder.Decode(chunk, 0, count);
+    events += writer.events_written() - before;
+  }
+  // Per record decoded: the same for both formats (the JSON writes more
+  // entries per record: a region of a task twice).
   state.SetItemsProcessed(state.iterations() * count);
+  state.counters["entries/iter"] = static_cast<double>(events) / state.iterations();
   TraceTotals totals;
   decoder.Finish(0, totals);
-  (void)json.End(totals);
+  (void)writer.End(totals);
 }
-BENCHMARK(BM_WriterFormat);
+BENCHMARK_TEMPLATE(BM_WriterFormat, benchprof::tracer::ChromeJsonWriter)->Name("BM_WriterFormat/json");
+BENCHMARK_TEMPLATE(BM_WriterFormat, benchprof::encode::PerfettoTraceWriter)
+    ->Name("BM_WriterFormat/perfetto");
 
 }  // namespace

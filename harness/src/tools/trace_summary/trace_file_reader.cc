@@ -6,6 +6,8 @@
 #include "common/json_byte_source.h"
 #include "common/json_document.h"
 #include "common/json_tokenizer.h"
+#include "encode/gzip.h"
+#include "tools/trace_summary/perfetto_trace_reader.h"
 #include "tools/trace_summary/trace_event_parser.h"
 
 namespace benchprof::trace_summary {
@@ -36,9 +38,6 @@ std::string_view Sniff(const json::PeekedSource& peeked) {
   if (first == std::string_view::npos) return peeked.ended ? "empty file" : "";
   const auto c = static_cast<unsigned char>(head[first]);
   if (c == '{' || c == '[') return "";
-  if (c == 0x1f && first + 1 < head.size() && static_cast<unsigned char>(head[first + 1]) == 0x8b) {
-    return "not a trace: gzip-compressed (decompress it first)";
-  }
   if (head.find('\0') != std::string_view::npos || c < 0x20 || c == 0x7f) {
     return "not a trace: binary file";
   }
@@ -55,6 +54,18 @@ class TraceReader {
   StatusOr<TraceFileInfo> Run(json::ByteSource source, size_t chunk_bytes) {
     StatusOr<json::PeekedSource> peeked = json::Peek(std::move(source), kSniffBytes);
     if (!peeked.ok()) return peeked.status().WithContext(name_);
+    const std::string_view head = peeked->head;
+    if (head.starts_with("\x1f\x8b")) return ReadCompressed(std::move(peeked->source), chunk_bytes);
+    // A Perfetto trace starts with a packet (field 1, length-delimited:
+    // 0x0A), as a JSON file may start with a newline; JSON's first
+    // non-blank byte is '{' or '[', which no packet can be followed by (a
+    // group's key, which Perfetto never writes).
+    const size_t first_text = head.find_first_not_of(" \t\r\n");
+    const bool json_text = first_text != std::string_view::npos &&
+                           (head[first_text] == '{' || head[first_text] == '[');
+    if (head.starts_with("\x0A") && !json_text) {
+      return ReadPerfettoTrace(std::move(peeked->source), name_, sink_, chunk_bytes);
+    }
     if (const std::string_view problem = Sniff(*peeked); !problem.empty()) {
       return Status::Error(name_ + ": " + std::string(problem));
     }
@@ -72,6 +83,29 @@ class TraceReader {
   }
 
  private:
+  // A gzip-compressed trace: decompressed whole (a trace compresses about
+  // tenfold, so the cap bounds memory), then read as either format.
+  StatusOr<TraceFileInfo> ReadCompressed(json::ByteSource source, size_t chunk_bytes) {
+    std::string packed;
+    while (true) {
+      const size_t had = packed.size();
+      packed.resize(had + kDefaultTraceChunkBytes);
+      StatusOr<size_t> got = source(packed.data() + had, kDefaultTraceChunkBytes);
+      if (!got.ok()) return got.status().WithContext(name_);
+      packed.resize(had + *got);
+      if (*got == 0) break;
+      if (packed.size() > encode::kMaxGzipOutput) {
+        return Status::Error(name_ + ": compressed trace larger than 1 GiB");
+      }
+    }
+    StatusOr<std::string> text = encode::GzipDecompress(packed);
+    if (!text.ok()) return text.status().WithContext(name_);
+    packed.clear();
+    packed.shrink_to_fit();
+    if (text->starts_with("\x1f\x8b")) return Status::Error(name_ + ": gzip inside gzip");
+    return TraceReader(name_, sink_).Run(json::TextSource(*text, chunk_bytes), chunk_bytes);
+  }
+
   Status Parse() {
     const Token t = tokens_->Next();
     if (t == Token::kBeginArray) {

@@ -1,6 +1,9 @@
 // Reads a Chrome trace-event JSON file (what `bench --trace=FILE` writes,
 // docs/trace-format.md) as a stream of events, without ever holding the
-// whole file: a trace can have 10 million events (~1 GB).
+// whole file: a trace can have 10 million events (~1 GB). A Perfetto trace
+// (its first byte 0x0A, a packet) is handed to perfetto_trace_reader.h, which
+// gives the same events; a gzip-compressed trace (either format) is
+// decompressed first, whole, up to 1 GiB.
 //
 // The file is read in chunks by the project's one JSON reader,
 // json::Tokenizer, which checks every byte once; each event is decoded from
@@ -44,8 +47,9 @@
 
 namespace benchprof::trace_summary {
 
-// How the events were wrapped.
-enum class TraceLayout { kObject, kArray };
+// How the events were wrapped: the two JSON layouts, or Perfetto's protobuf
+// format (perfetto_trace_reader.h).
+enum class TraceLayout { kObject, kArray, kPerfetto };
 
 // What the reader learnt about the file besides its events.
 struct TraceFileInfo {

@@ -22,9 +22,12 @@ constexpr std::string_view kProgram = "benchprof trace-summary";
 
 constexpr std::string_view kIntro = R"(Usage: benchprof trace-summary [--format=text|json] FILE
 
-Summarizes an execution trace written by `bench --trace=FILE` (Chrome
-trace-event JSON, see docs/trace-format.md; a bare JSON array of events, the
-trace-event "array format", is accepted too):
+Summarizes an execution trace written by `bench --trace=FILE`: Chrome
+trace-event JSON (see docs/trace-format.md; a bare JSON array of events, the
+trace-event "array format", is accepted too) or Perfetto's protobuf format
+(FILE.pftrace), told apart by their first bytes, either of them possibly
+gzip-compressed. The same run gives the same summary in both formats, but
+for the number of events (the JSON writes a region of a task twice):
 
   - the traced interval (from the earliest to the latest event time), the
     number of events, and the number of events the recorder dropped because
@@ -52,9 +55,10 @@ for exact percentiles: memory grows with the number of tasks and regions.
 Begins without an end and ends without a begin are counted, reported and
 left out of the durations; they do not make the summary fail. A trace that
 was cut short (the bench process was killed while writing it) is summarized
-up to its last complete event, with a warning: spans and tasks whose ends
-were lost count as unmatched, and busy shares use the last CPU sample of
-each thread up to the end of what was recorded.
+up to its last complete event (a Perfetto trace: its last whole packet),
+with a warning: spans and tasks whose ends were lost count as unmatched, and
+busy shares use the last CPU sample of each thread up to the end of what was
+recorded.
 
 A missing, unreadable, empty or malformed file, or one that is not a trace,
 is bad input: one line on the error stream naming the file and the problem.

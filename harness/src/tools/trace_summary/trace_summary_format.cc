@@ -243,7 +243,9 @@ std::string Json(const TraceSummary& s) {
                      : json::Value();
   const json::Value doc = json::Value::MakeObject({
       {"file", String(s.file)},
-      {"layout", String(s.layout == TraceLayout::kObject ? "object" : "array")},
+      {"layout", String(s.layout == TraceLayout::kObject  ? "object"
+                        : s.layout == TraceLayout::kArray ? "array"
+                                                          : "perfetto")},
       {"producer", StringOrNull(s.producer)},
       {"clock", StringOrNull(s.clock)},
       {"interval", interval},

@@ -1,12 +1,9 @@
 #include "encode/perfetto_trace_writer.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
-#include <cstring>
 #include <string>
 
-#include "common/temporary_files.h"
 #include "perfetto_trace.pb.h"
 
 namespace benchprof::encode {
@@ -16,7 +13,6 @@ namespace pb = perfetto::protos;
 using tracer::EventType;
 using tracer::TraceEvent;
 
-constexpr size_t kFlushBytes = 1 << 20;
 
 // Track uuids: small numbers, so that a task's track costs few bytes in
 // each of its events. The low 4 bits say what the track is.
@@ -65,24 +61,9 @@ void AppendVarint(std::string& out, uint64_t value) {
 }  // namespace
 
 PerfettoTraceWriter::PerfettoTraceWriter(std::string path)
-    : path_(std::move(path)), packet_(std::make_unique<pb::TracePacket>()) {}
+    : out_(std::move(path), "the trace"), packet_(std::make_unique<pb::TracePacket>()) {}
 
-PerfettoTraceWriter::~PerfettoTraceWriter() {
-  if (file_ != nullptr) std::fclose(file_);
-}
-
-void PerfettoTraceWriter::NoteWriteError() {
-  // The first failure is the reason (ENOSPC, EFBIG); later ones follow.
-  if (write_errno_ == 0) write_errno_ = errno != 0 ? errno : EIO;
-}
-
-void PerfettoTraceWriter::FlushIfLarge() {
-  if (buffer_.size() < kFlushBytes) return;
-  if (file_ != nullptr && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) {
-    NoteWriteError();
-  }
-  buffer_.clear();
-}
+PerfettoTraceWriter::~PerfettoTraceWriter() = default;
 
 void PerfettoTraceWriter::FinishPacket() {
   // Trace.packet (field 1, length-delimited): the file is a Trace message
@@ -94,14 +75,12 @@ void PerfettoTraceWriter::FinishPacket() {
   buffer_.resize(at + size);
   packet_->SerializeWithCachedSizesToArray(reinterpret_cast<uint8_t*>(buffer_.data() + at));
   packet_->Clear();
-  FlushIfLarge();
+  out_.FlushIfLarge();
 }
 
 void PerfettoTraceWriter::Begin(const tracer::TraceInfo& info) {
   pid_ = info.pid;
-  file_ = OpenForWriting(path_, "w");
-  if (file_ == nullptr) open_error_ = std::strerror(errno);
-  buffer_.reserve(kFlushBytes + 4096);
+  out_.Open();
 
   pb::TrackDescriptor* process = packet_->mutable_track_descriptor();
   process->set_uuid(kProcessTrack);
@@ -538,18 +517,7 @@ Status PerfettoTraceWriter::End(const tracer::TraceTotals& totals) {
   FinishPacket();
   events_ = events;
 
-  if (file_ == nullptr) return Status::Error(path_ + ": " + open_error_);
-  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) NoteWriteError();
-  buffer_.clear();
-  buffer_.shrink_to_fit();
-  if (std::fclose(file_) != 0) NoteWriteError();
-  file_ = nullptr;
-  if (write_errno_ != 0) {
-    // Not named: path_ may be the temporary file; the caller names the output.
-    return Status::Error(std::string("cannot write the trace (") + std::strerror(write_errno_) +
-                         ")");
-  }
-  return Status();
+  return out_.Finish();
 }
 
 }  // namespace benchprof::encode

@@ -49,7 +49,6 @@
 #include <sys/types.h>
 
 #include <cstdint>
-#include <cstdio>
 #include <functional>
 #include <memory>
 #include <string>
@@ -58,6 +57,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "common/buffered_output_file.h"
 #include "tracer/trace_formatter.h"
 
 namespace perfetto::protos {
@@ -123,8 +123,6 @@ class PerfettoTraceWriter final : public tracer::TraceFormatter {
                            std::string_view name, double value);
   // Appends the current packet to the buffer and clears it.
   void FinishPacket();
-  void FlushIfLarge();
-  void NoteWriteError();
 
   // Track descriptors, each written once before the track's first use.
   uint64_t ThreadTrack(pid_t tid);
@@ -143,11 +141,8 @@ class PerfettoTraceWriter final : public tracer::TraceFormatter {
                   std::string_view unit_name, int64_t ts_ns, double value);
   void AddAllocations(const tracer::TraceEvent& e);
 
-  const std::string path_;
-  std::FILE* file_ = nullptr;
-  std::string open_error_;
-  int write_errno_ = 0;
-  std::string buffer_;
+  BufferedOutputFile out_;
+  std::string& buffer_ = out_.buffer();  // packets not written yet
   std::unique_ptr<perfetto::protos::TracePacket> packet_;
   pid_t pid_ = 0;
   uint64_t events_ = 0;

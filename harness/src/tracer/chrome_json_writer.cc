@@ -1,19 +1,15 @@
 #include "tracer/chrome_json_writer.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cinttypes>
-#include <cstring>
 #include <string>
 
 #include "common/json_value.h"
-#include "common/temporary_files.h"
 
 namespace benchprof::tracer {
 namespace {
 
-constexpr size_t kFlushBytes = 1 << 20;
 
 void AppendInteger(std::string& out, uint64_t value) {
   char digits[24];
@@ -50,16 +46,10 @@ std::string HexId(uint64_t id) {
 
 }  // namespace
 
-ChromeJsonWriter::~ChromeJsonWriter() {
-  if (file_ != nullptr) std::fclose(file_);
-}
-
 void ChromeJsonWriter::Begin(const TraceInfo& info) {
   pid_ = info.pid;
   cpus_ = info.cpus;
-  file_ = OpenForWriting(path_, "w");
-  if (file_ == nullptr) open_error_ = std::strerror(errno);
-  buffer_.reserve(kFlushBytes + 4096);
+  out_.Open();
   buffer_ = "{\"traceEvents\":[\n";
   buffer_ += "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":";
   AppendInteger(buffer_, static_cast<uint64_t>(pid_));
@@ -111,21 +101,7 @@ void ChromeJsonWriter::BusyCounter(const TraceEvent& e, std::string_view categor
 
 void ChromeJsonWriter::Close() {
   buffer_ += '}';
-  FlushIfLarge();
-}
-
-void ChromeJsonWriter::NoteWriteError() {
-  // The first failure is the reason (a full disk: ENOSPC, a size limit:
-  // EFBIG); later ones follow from it.
-  if (write_errno_ == 0) write_errno_ = errno != 0 ? errno : EIO;
-}
-
-void ChromeJsonWriter::FlushIfLarge() {
-  if (buffer_.size() < kFlushBytes) return;
-  if (file_ != nullptr && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) {
-    NoteWriteError();
-  }
-  buffer_.clear();
+  out_.FlushIfLarge();
 }
 
 void ChromeJsonWriter::AddThreadMarker(const TraceEvent& e) {
@@ -299,18 +275,7 @@ Status ChromeJsonWriter::End(const TraceTotals& totals) {
   Number("cpus", cpus_);
   if (!totals.interrupted_by.empty()) Field("interrupted", totals.interrupted_by);
   buffer_ += "}}\n";
-  if (file_ == nullptr) return Status::Error(path_ + ": " + open_error_);
-  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) NoteWriteError();
-  buffer_.clear();
-  buffer_.shrink_to_fit();
-  if (std::fclose(file_) != 0) NoteWriteError();
-  file_ = nullptr;
-  if (write_errno_ != 0) {
-    // Not named: path_ may be the temporary file; the caller names the output.
-    return Status::Error(std::string("cannot write the trace (") + std::strerror(write_errno_) +
-                         ")");
-  }
-  return Status();
+  return out_.Finish();
 }
 
 }  // namespace benchprof::tracer

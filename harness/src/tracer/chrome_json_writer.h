@@ -16,10 +16,10 @@
 #include <sys/types.h>
 
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <string_view>
 
+#include "common/buffered_output_file.h"
 #include "tracer/trace_formatter.h"
 
 namespace benchprof::tracer {
@@ -27,8 +27,7 @@ namespace benchprof::tracer {
 class ChromeJsonWriter final : public TraceFormatter {
  public:
   // Writes to `path` (created or truncated at Begin()).
-  explicit ChromeJsonWriter(std::string path) : path_(std::move(path)) {}
-  ~ChromeJsonWriter() override;
+  explicit ChromeJsonWriter(std::string path) : out_(std::move(path), "the trace") {}
 
   void Begin(const TraceInfo& info) override;
   void Add(const TraceEvent& event) override;
@@ -44,7 +43,6 @@ class ChromeJsonWriter final : public TraceFormatter {
   // A counter event with args.busy (four decimals).
   void BusyCounter(const TraceEvent& e, std::string_view category, std::string_view name,
                    double busy);
-  void FlushIfLarge();
 
   // Add() per kind of event. Defined in chrome_json_writer.cc, and always
   // inlined: they run once per event, and compile into Add() as the one
@@ -68,18 +66,12 @@ class ChromeJsonWriter final : public TraceFormatter {
   // A wait of the thread (a contended lock, a condition variable, ...).
   [[gnu::always_inline]] inline void AddBlocked(const TraceEvent& e);
 
-  // Records why a write or the close failed.
-  void NoteWriteError();
-
-  const std::string path_;
-  std::FILE* file_ = nullptr;
-  std::string buffer_;
-  std::string open_error_;  // why the file could not be created
+  BufferedOutputFile out_;
+  std::string& buffer_ = out_.buffer();  // what Add() appends to
   std::string clock_;
   uint32_t cpus_ = 0;
   pid_t pid_ = 0;
   uint64_t events_ = 0;
-  int write_errno_ = 0;  // the first failed write's errno; 0 while all succeed
 };
 
 }  // namespace benchprof::tracer

@@ -98,7 +98,7 @@ int RunDetectCommand(const std::vector<std::string>& args, std::string& out, std
   DetectSettings settings;
   CommandLine cl;
   if (auto done = tools::ParseSubcommandInto(kProgram, DeclareFlags, args, kIntro, kExitCodes,
-                                              &settings, &cl, out, err)) {
+                                             &settings, &cl, out, err)) {
     return *done;
   }
   StatusOr<SeriesSelection> selection = SelectSeries(kProgram, cl, settings.filter);
@@ -119,29 +119,23 @@ int RunDetectCommand(const std::vector<std::string>& args, std::string& out, std
   }
 
   std::unique_ptr<HistoryStore> store;
-  if (int code = OpenStoreForCommand(kProgram, settings.store, StoreUse::kRead, &store, err)) {
+  SelectedSeries selected;
+  if (int code = LoadSelectedSeries(kProgram, settings.store, *selection, /*required=*/true, &store,
+                                    &selected, err)) {
     return code;
   }
-  std::vector<Series> series;
-  if (int code = LoadSelectedSeries(kProgram, *store, *selection, /*required=*/true, &series, err)) {
-    return code;
-  }
-
-  StatusOr<std::map<std::string, CommitInfo>> commits = CommitsOfPoints(*store, series);
-  if (!commits.ok()) return StoreFailure(kProgram, *store, commits.status(), err);
   std::vector<AnalysedSeries> analysed;
   bool newest_regression = false;
-  for (Series& s : series) {
+  for (Series& s : selected.series) {
     std::vector<ChangePoint> found = FindChangePoints(s, settings.detect);
     analysed.push_back(AnalysedSeries{std::move(s), std::move(found)});
     newest_regression = newest_regression || NewestIsRegression(analysed.back());
   }
 
-  const std::string report = settings.format == DetectFormat::kMarkdown
-                                 ? ChangePointsMarkdown(analysed, *commits)
-                             : settings.format == DetectFormat::kJson
-                                 ? ChangePointsJson(analysed, *commits)
-                                 : ChangePointsText(analysed, *commits);
+  const std::string report =
+      settings.format == DetectFormat::kMarkdown ? ChangePointsMarkdown(analysed, selected.commits)
+      : settings.format == DetectFormat::kJson   ? ChangePointsJson(analysed, selected.commits)
+                                                 : ChangePointsText(analysed, selected.commits);
   const int verdict = newest_regression ? kExitRegression : kExitOk;
   if (output) {
     if (Status s = output->WriteAndCommit(report); !s.ok()) {

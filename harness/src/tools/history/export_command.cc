@@ -93,7 +93,8 @@ std::string CsvField(const std::string& field) {
 
 std::string ExportSeries(const std::vector<Series>& series,
                          const std::map<std::string, CommitInfo>& commits, bool json) {
-  std::string out = json ? "[" : "time,commit,branch,testbed,benchmark,metric,unit,run,n,median,values\r\n";
+  std::string out =
+      json ? "[" : "time,commit,branch,testbed,benchmark,metric,unit,run,n,median,values\r\n";
   bool first = true;
   for (const Series& s : series) {
     for (const SeriesPoint& p : s.points) {
@@ -115,9 +116,10 @@ std::string ExportSeries(const std::vector<Series>& series,
         json::AppendQuoted(out, s.key.metric);
         out += ",\"unit\":";
         json::AppendQuoted(out, s.info.unit);
-        out += ",\"run\":" + std::to_string(p.run_id) + ",\"n\":" +
-               std::to_string(p.values.size()) + ",\"median\":" +
-               (std::isfinite(p.median) ? Number(p.median) : "null") + ",\"values\":[";
+        out += ",\"run\":" + std::to_string(p.run_id) +
+               ",\"n\":" + std::to_string(p.values.size()) +
+               ",\"median\":" + (std::isfinite(p.median) ? Number(p.median) : "null") +
+               ",\"values\":[";
         for (size_t i = 0; i < p.values.size(); ++i) {
           if (i > 0) out += ',';
           out += std::isfinite(p.values[i]) ? Number(p.values[i]) : "null";
@@ -150,7 +152,7 @@ int RunExportCommand(const std::vector<std::string>& args, std::string& out, std
   ExportSettings settings;
   CommandLine cl;
   if (auto done = tools::ParseSubcommandInto(kProgram, DeclareFlags, args, kIntro, kExitCodes,
-                                              &settings, &cl, out, err)) {
+                                             &settings, &cl, out, err)) {
     return *done;
   }
   if (settings.format.empty()) {
@@ -167,16 +169,13 @@ int RunExportCommand(const std::vector<std::string>& args, std::string& out, std
     output.emplace(std::move(*file));
   }
   std::unique_ptr<HistoryStore> store;
-  if (int code = OpenStoreForCommand(kProgram, settings.store, StoreUse::kRead, &store, err)) {
+  SelectedSeries selected;
+  if (int code = LoadSelectedSeries(kProgram, settings.store, *selection, /*required=*/false,
+                                    &store, &selected, err)) {
     return code;
   }
-  std::vector<Series> series;
-  if (int code = LoadSelectedSeries(kProgram, *store, *selection, /*required=*/false, &series, err)) {
-    return code;
-  }
-  StatusOr<std::map<std::string, CommitInfo>> commits = CommitsOfPoints(*store, series);
-  if (!commits.ok()) return StoreFailure(kProgram, *store, commits.status(), err);
-  const std::string text = ExportSeries(series, *commits, settings.format == "json");
+  const std::string text =
+      ExportSeries(selected.series, selected.commits, settings.format == "json");
   if (!output) {
     out += text;
     return kExitOk;

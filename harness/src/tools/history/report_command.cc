@@ -127,8 +127,7 @@ std::optional<std::pair<const encode::ProfileData*, size_t>> FindProfile(
 
 // The differential flame graph page of change point `c` of `s`, or "" when
 // its runs lack a matching profile.
-StatusOr<std::string> DiffFlameGraph(const Series& s, const ChangePoint& c,
-                                     RunProfiles& profiles) {
+StatusOr<std::string> DiffFlameGraph(const Series& s, const ChangePoint& c, RunProfiles& profiles) {
   if (c.index == 0 || c.index >= s.points.size()) return std::string();
   StatusOr<const std::vector<encode::ProfileData>*> before =
       profiles.Of(s.points[c.index - 1].run_id);
@@ -165,7 +164,7 @@ int RunReportCommand(const std::vector<std::string>& args, std::string& out, std
   ReportSettings settings;
   CommandLine cl;
   if (auto done = tools::ParseSubcommandInto(kProgram, DeclareFlags, args, kIntro, kExitCodes,
-                                              &settings, &cl, out, err)) {
+                                             &settings, &cl, out, err)) {
     return *done;
   }
   StatusOr<SeriesSelection> selection = SelectSeries(kProgram, cl, settings.filter);
@@ -180,26 +179,21 @@ int RunReportCommand(const std::vector<std::string>& args, std::string& out, std
   if (!output.ok()) return Fail(err, output.status().message());
 
   std::unique_ptr<HistoryStore> store;
-  if (int code = OpenStoreForCommand(kProgram, settings.store, StoreUse::kRead, &store, err)) {
+  SelectedSeries selected;
+  if (int code = LoadSelectedSeries(kProgram, settings.store, *selection, /*required=*/true, &store,
+                                    &selected, err)) {
     return code;
   }
   try {
-    std::vector<Series> series;
-    if (int code =
-            LoadSelectedSeries(kProgram, *store, *selection, /*required=*/true, &series, err)) {
-      return code;
-    }
     TrendPageInput page;
     page.title = !settings.title.empty() ? settings.title
                  : pattern.empty()       ? "benchprof history"
                                          : "benchprof history: " + pattern;
-    StatusOr<std::map<std::string, CommitInfo>> commits = CommitsOfPoints(*store, series);
-    if (!commits.ok()) return StoreFailure(kProgram, *store, commits.status(), err);
-    for (Series& s : series) {
+    for (Series& s : selected.series) {
       std::vector<ChangePoint> found = FindChangePoints(s, settings.detect);
       page.series.push_back(AnalysedSeries{std::move(s), std::move(found)});
     }
-    page.commits = std::move(*commits);
+    page.commits = std::move(selected.commits);
 
     RunProfiles profiles(*store);
     size_t graphs = 0, left_out = 0;

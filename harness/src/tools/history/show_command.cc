@@ -90,9 +90,11 @@ std::string RenderSeriesTable(const std::vector<Series>& series,
   std::string out;
   for (const Series& s : series) {
     if (!out.empty()) out += "\n";
-    out += OneLine(s.key.benchmark) + "  " + OneLine(s.key.metric) +
-           (s.info.unit.empty() || s.info.unit == s.key.metric ? "" : " (" + OneLine(s.info.unit) + ")") +
-           "  testbed " + OneLine(s.key.testbed) + "  branch " + OneLine(s.key.branch) + "\n";
+    out +=
+        OneLine(s.key.benchmark) + "  " + OneLine(s.key.metric) +
+        (s.info.unit.empty() || s.info.unit == s.key.metric ? ""
+                                                            : " (" + OneLine(s.info.unit) + ")") +
+        "  testbed " + OneLine(s.key.testbed) + "  branch " + OneLine(s.key.branch) + "\n";
     std::vector<std::vector<std::string>> rows = {
         {"commit", "date", "subject", "n", "median", "min", "max", "change"}};
     double previous = 0;
@@ -143,23 +145,19 @@ int RunShowCommand(const std::vector<std::string>& args, std::string& out, std::
   ShowSettings settings;
   CommandLine cl;
   if (auto done = tools::ParseSubcommandInto(kProgram, DeclareFlags, args, kIntro, kExitCodes,
-                                              &settings, &cl, out, err)) {
+                                             &settings, &cl, out, err)) {
     return *done;
   }
   StatusOr<SeriesSelection> selection = SelectSeries(kProgram, cl, settings.filter);
   if (!selection.ok()) return tools::Fail(err, kProgram, selection.status().message());
 
   std::unique_ptr<HistoryStore> store;
-  if (int code = OpenStoreForCommand(kProgram, settings.store, StoreUse::kRead, &store, err)) {
+  SelectedSeries selected;
+  if (int code = LoadSelectedSeries(kProgram, settings.store, *selection, /*required=*/true, &store,
+                                    &selected, err)) {
     return code;
   }
-  std::vector<Series> series;
-  if (int code = LoadSelectedSeries(kProgram, *store, *selection, /*required=*/true, &series, err)) {
-    return code;
-  }
-  StatusOr<std::map<std::string, CommitInfo>> commits = CommitsOfPoints(*store, series);
-  if (!commits.ok()) return StoreFailure(kProgram, *store, commits.status(), err);
-  out += RenderSeriesTable(series, *commits);
+  out += RenderSeriesTable(selected.series, selected.commits);
   return kExitOk;
 }
 

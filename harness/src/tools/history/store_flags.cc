@@ -65,29 +65,29 @@ StatusOr<SeriesSelection> SelectSeries(std::string_view program, const CommandLi
   return selection;
 }
 
-int LoadSelectedSeries(std::string_view program, HistoryStore& store,
+int LoadSelectedSeries(std::string_view program, const StoreFlags& flags,
                        const SeriesSelection& selection, bool required,
-                       std::vector<Series>* series, std::string& err) {
-  StatusOr<std::vector<Series>> loaded = store.LoadSeries(selection.filter);
-  if (!loaded.ok()) return StoreFailure(program, store, loaded.status(), err);
+                       std::unique_ptr<HistoryStore>* store, SelectedSeries* selected,
+                       std::string& err) {
+  if (int code = OpenStoreForCommand(program, flags, StoreUse::kRead, store, err)) return code;
+  StatusOr<std::vector<Series>> loaded = (*store)->LoadSeries(selection.filter);
+  if (!loaded.ok()) return StoreFailure(program, **store, loaded.status(), err);
   if (loaded->empty() && required) {
-    return tools::Fail(err, program,
-                       "no stored series matches" +
-                           (selection.pattern.empty() ? std::string()
-                                                      : " " + tools::OneLine(selection.pattern)) +
-                           " (the flags included)");
+    return tools::Fail(
+        err, program,
+        "no stored series matches" +
+            (selection.pattern.empty() ? std::string() : " " + tools::OneLine(selection.pattern)) +
+            " (the flags included)");
   }
-  *series = std::move(*loaded);
-  return 0;
-}
-
-StatusOr<std::map<std::string, CommitInfo>> CommitsOfPoints(HistoryStore& store,
-                                                            const std::vector<Series>& series) {
   std::vector<std::string> hashes;
-  for (const Series& s : series) {
+  for (const Series& s : *loaded) {
     for (const SeriesPoint& p : s.points) hashes.push_back(p.commit);
   }
-  return store.Commits(hashes);
+  StatusOr<std::map<std::string, CommitInfo>> commits = (*store)->Commits(hashes);
+  if (!commits.ok()) return StoreFailure(program, **store, commits.status(), err);
+  selected->series = std::move(*loaded);
+  selected->commits = std::move(*commits);
+  return 0;
 }
 
 StatusOr<std::string> DefaultDatabaseLocation() {
@@ -96,8 +96,7 @@ StatusOr<std::string> DefaultDatabaseLocation() {
   if (data.empty()) {
     const std::string home = Env("HOME");
     if (home.empty()) {
-      return Status::Error(
-          "no history database given: set --db, BENCHPROF_HISTORY_DB or HOME");
+      return Status::Error("no history database given: set --db, BENCHPROF_HISTORY_DB or HOME");
     }
     data = home + "/.local/share";
   }
@@ -130,8 +129,9 @@ int OpenStoreForCommand(std::string_view program, const StoreFlags& flags, Store
     if (::stat(location.c_str(), &st) != 0) {
       if (use == StoreUse::kRead) {
         return tools::Fail(err, program,
-                           location + ": no history database here (benchprof history record "
-                                      "creates one)");
+                           location +
+                               ": no history database here (benchprof history record "
+                               "creates one)");
       }
     } else if (!S_ISREG(st.st_mode)) {
       return tools::Fail(err, program, location + ": not a regular file, so not a database");

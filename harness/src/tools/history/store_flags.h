@@ -14,7 +14,8 @@
 //     DeclareSeriesFilterFlags(flags, &s->filter);
 //   }
 //   std::unique_ptr<HistoryStore> store;
-//   if (int code = OpenStoreForCommand(kProgram, s.store, StoreUse::kRead, &store, err)) return code;
+//   if (int code = OpenStoreForCommand(kProgram, s.store, StoreUse::kRead, &store, err)) return
+//   code;
 //
 // Thread-safety: thread-compatible (reads the environment).
 #ifndef BENCHPROF_TOOLS_HISTORY_STORE_FLAGS_H_
@@ -66,16 +67,22 @@ struct SeriesSelection {
 StatusOr<SeriesSelection> SelectSeries(std::string_view program, const CommandLine& cl,
                                        const SeriesFilterFlags& flags);
 
-// The series of `store` that `selection` selects. Returns 0 with `*series`
-// set, or the exit code with one line "`program`: <why>" appended to `err`:
-// the store failed (3 or 4), or, when `required`, no series matches (3).
-int LoadSelectedSeries(std::string_view program, HistoryStore& store,
-                       const SeriesSelection& selection, bool required,
-                       std::vector<Series>* series, std::string& err);
+// The series a reading subcommand shows, and the commits of their points
+// (by hash, for display).
+struct SelectedSeries {
+  std::vector<Series> series;
+  std::map<std::string, CommitInfo> commits;
+};
 
-// The stored commits of the points of `series`, by hash, for display.
-StatusOr<std::map<std::string, CommitInfo>> CommitsOfPoints(HistoryStore& store,
-                                                            const std::vector<Series>& series);
+// Opens the store the flags name for reading (OpenStoreForCommand) and loads
+// the series `selection` selects with their commits. Returns 0 with `*store`
+// and `*selected` set, or the exit code with one line "`program`: <why>"
+// appended to `err`: the store could not be opened or failed (3 or 4), or,
+// when `required`, no series matches (3).
+int LoadSelectedSeries(std::string_view program, const StoreFlags& flags,
+                       const SeriesSelection& selection, bool required,
+                       std::unique_ptr<HistoryStore>* store, SelectedSeries* selected,
+                       std::string& err);
 
 // The default location when --db is not given: $BENCHPROF_HISTORY_DB, else
 // ${XDG_DATA_HOME:-$HOME/.local/share}/benchprof/history.sqlite. Fails when

@@ -33,7 +33,7 @@ TEST(TraceSpoolTest, ReplaysEveryRunInOrderWithItsThread) {
 
   std::vector<std::pair<pid_t, uint64_t>> seen;  // (thread, ticks)
   ASSERT_TRUE(spool
-                  ->Replay([&](const Chunk& chunk, uint32_t count) {
+                  ->Replay(0, [&](const Chunk& chunk, uint32_t count) {
                     for (uint32_t i = 0; i < count; ++i) {
                       seen.emplace_back(chunk.header.tid, chunk.slots[i].record.ticks);
                     }

@@ -514,6 +514,10 @@ Status PerfettoTraceWriter::End(const tracer::TraceTotals& totals) {
   if (!totals.interrupted_by.empty()) {
     AddStringAnnotation(info, event, "interrupted", totals.interrupted_by);
   }
+  if (totals.window_ns > 0) {
+    AddUintAnnotation(info, event, "window_ns", static_cast<uint64_t>(totals.window_ns));
+    AddUintAnnotation(info, event, "discarded_events", totals.discarded_events);
+  }
   FinishPacket();
   events_ = events;
 

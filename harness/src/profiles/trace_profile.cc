@@ -2,8 +2,10 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cstdio>
 #include <deque>
 #include <optional>
 #include <string>
@@ -13,6 +15,8 @@
 #include "collect/alloc_counter.h"
 #include "collect/contention_sampler.h"
 #include "collect/timed_scope.h"
+#include "common/byte_size.h"
+#include "common/go_duration.h"
 #include "encode/perfetto_trace_writer.h"
 #include "tracer/chrome_json_writer.h"
 #include "tracer/trace_recorder.h"
@@ -70,6 +74,12 @@ constexpr collect::WaitObserver kBlockedSlices{
     },
     kMinBlockedSliceNs};
 
+// The flight recorder's memory bound: 64 MiB by default, at least 4 MiB
+// (a pool of 16 chunks and 12 window blocks).
+constexpr uint64_t kDefaultWindowBytes = uint64_t{64} << 20;
+constexpr uint64_t kMinWindowBytes = uint64_t{4} << 20;
+constexpr uint64_t kMaxWindowBytes = uint64_t{64} << 30;
+
 // Whether `path` names a Perfetto trace by its extension.
 bool HasPerfettoExtension(std::string_view path) {
   return path.ends_with(".pftrace") || path.ends_with(".perfetto-trace");
@@ -103,9 +113,39 @@ class TraceProfile final : public Profile {
               "for its counters (default 100 per second; each reading wakes a thread, which "
               "costs the benchmark when every core is busy; 0 = no counters)",
               "expected readings per second from 0 (none) to 1000");
+    flags.Custom(
+        "trace_window", "DURATION",
+        [this](std::string_view value) -> std::string {
+          const std::optional<int64_t> ns = ParseGoDuration(value);
+          if (!ns || *ns == 0) return "expected a duration such as 10s or 1m (Go's syntax)";
+          window_ = std::string(value);
+          window_ns_ = *ns;
+          return "";
+        },
+        "flight recorder: keep only the last DURATION of the trace (Go's syntax: 10s, 1m) in "
+        "memory, and write it at the end of the run, on SIGINT or SIGTERM, and at --timeout "
+        "(default: the whole run, spooled to $TMPDIR)");
+    flags.Custom(
+        "trace_window_bytes", "SIZE",
+        [this](std::string_view value) -> std::string {
+          const std::optional<uint64_t> bytes = ParseByteSize(value);
+          if (!bytes || *bytes < kMinWindowBytes || *bytes > kMaxWindowBytes) {
+            return "expected a size from 4MiB to 64GiB, such as 64MiB";
+          }
+          window_bytes_ = std::string(value);
+          window_bytes_value_ = *bytes;
+          return "";
+        },
+        "with --trace_window, the most memory the flight recorder's buffers take (default "
+        "64MiB); when the window needs more, it keeps fewer seconds");
   }
 
   const std::string& output_path() const override { return path_; }
+  // Its settings alone are requested too, to be refused in RunElsewhere.
+  bool requested() const override {
+    return !path_.empty() || !format_.empty() || !window_.empty() || !window_bytes_.empty();
+  }
+  std::optional<int> RunElsewhere(int argc, char** argv, const SessionInfo& session) override;
 
   Status Start(AtomicFile output, const SessionInfo& session) override;
   void OnLoopStarting(benchmark::State& state, uint32_t segment) override;
@@ -138,11 +178,17 @@ class TraceProfile final : public Profile {
     uint64_t iterations;
   };
 
+  // What the flight recorder kept, for the summary line.
+  std::string WindowSummary(const tracer::RecorderStats& stats) const;
   // The formatter --trace_format (or the file's extension) asks for.
   std::unique_ptr<tracer::TraceFormatter> MakeFormatter(const std::string& temp_path);
 
   std::string path_;
   std::string format_;  // --trace_format; empty: by the file's extension
+  std::string window_;  // --trace_window as given; empty: the whole run
+  int64_t window_ns_ = 0;
+  std::string window_bytes_;  // --trace_window_bytes as given
+  uint64_t window_bytes_value_ = kDefaultWindowBytes;
   bool perfetto_ = false;  // the file is a Perfetto trace
   int cpu_rate_ = 100;
   std::optional<AtomicFile> file_;
@@ -162,6 +208,38 @@ std::unique_ptr<tracer::TraceFormatter> TraceProfile::MakeFormatter(
   return std::make_unique<tracer::ChromeJsonWriter>(temp_path);
 }
 
+std::string TraceProfile::WindowSummary(const tracer::RecorderStats& stats) const {
+  if (stats.discarded_events == 0) return ", the whole run: it was shorter than --trace_window";
+  std::string text = " of the last ";
+  // Within a block of the window (a few milliseconds of events) is what
+  // was asked for.
+  if (stats.window_kept_ns < window_ns_ * 9 / 10) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.1fs",
+                  static_cast<double>(stats.window_kept_ns) / 1e9);
+    text += std::string(seconds) + ", not " + window_ +
+            ": more did not fit in " + FormatByteSize(window_bytes_value_) +
+            " (--trace_window_bytes)";
+  } else {
+    text += window_;
+  }
+  return text + "; " + std::to_string(stats.discarded_events) + " older events discarded";
+}
+
+std::optional<int> TraceProfile::RunElsewhere(int, char**, const SessionInfo& session) {
+  const char* alone = nullptr;
+  if (path_.empty()) {
+    alone = !format_.empty() ? "--trace_format needs --trace"
+            : !window_.empty() ? "--trace_window needs --trace"
+                               : "--trace_window_bytes needs --trace and --trace_window";
+  } else if (window_.empty() && !window_bytes_.empty()) {
+    alone = "--trace_window_bytes needs --trace_window";
+  }
+  if (alone == nullptr) return std::nullopt;
+  std::fprintf(stderr, "%s: %s\n", session.program.c_str(), alone);
+  return 2;
+}
+
 Status TraceProfile::Start(AtomicFile output, const SessionInfo& session) {
   file_.emplace(std::move(output));
   tracer::RecorderOptions options;
@@ -177,6 +255,15 @@ Status TraceProfile::Start(AtomicFile output, const SessionInfo& session) {
   // A runner that is paused is never in the timed scope: the recorder's own
   // threads then never count in allocs/op nor appear in a CPU profile.
   options.on_internal_thread_start = [] { collect::BecomeRunner(); };
+  if (window_ns_ > 0) {
+    // A quarter of the memory for the chunks threads fill (as without a
+    // window, 256 at most), the rest for the window.
+    const uint64_t chunks = std::clamp<uint64_t>(window_bytes_value_ / 4 / tracer::kChunkBytes,
+                                                 16, 256);
+    options.chunk_count = static_cast<uint32_t>(chunks);
+    options.window_ns = window_ns_;
+    options.window_bytes = window_bytes_value_ - chunks * tracer::kChunkBytes;
+  }
   pending_.reserve(1024);
   if (Status started = tracer::StartRecording(MakeFormatter(file_->temp_path()), options);
       !started.ok()) {
@@ -237,6 +324,7 @@ StatusOr<WrittenFile> TraceProfile::Finish(const aggregate::RunLabels&, const Ru
   if (!stats.ok()) return stats.status().WithContext("--trace=" + file_->path());
   std::string summary =
       "trace: " + file_->path() + " (" + std::to_string(stats->events_written) + " events";
+  if (window_ns_ > 0) summary += WindowSummary(*stats);
   if (stats->dropped_events != 0) {
     summary += "; " + std::to_string(stats->dropped_events) +
                " events dropped because the writer could not keep up, see " +

@@ -274,6 +274,10 @@ Status ChromeJsonWriter::End(const TraceTotals& totals) {
   buffer_ += std::to_string(totals.clock_drift_ns);
   Number("cpus", cpus_);
   if (!totals.interrupted_by.empty()) Field("interrupted", totals.interrupted_by);
+  if (totals.window_ns > 0) {
+    Number("window_ns", static_cast<uint64_t>(totals.window_ns));
+    Number("discarded_events", totals.discarded_events);
+  }
   buffer_ += "}}\n";
   return out_.Finish();
 }

@@ -80,6 +80,10 @@ struct TraceTotals {
   // Empty, or why the trace was cut short ("SIGINT", "--timeout=10m"): the
   // run then ended early and its last benchmark is incomplete.
   std::string interrupted_by;
+  // The flight recorder (--trace_window): the window kept (0: the whole
+  // run), and the events before it that were left out.
+  int64_t window_ns = 0;
+  uint64_t discarded_events = 0;
   std::vector<std::pair<pid_t, std::string>> thread_names;  // sorted by tid
 };
 

@@ -101,6 +101,7 @@ Status StartRecording(std::unique_ptr<TraceFormatter> formatter, const RecorderO
   if (g_session != nullptr) return Status::Error("a trace is already being recorded");
   if (options.chunk_count < 2) return Status::Error("the trace needs at least 2 chunks");
   if (options.sample_period.count() <= 0) return Status::Error("sample period must be positive");
+  if (options.window_ns < 0) return Status::Error("the trace window must not be negative");
   if (!InstallThreadExitHook()) return Status::Error("cannot create a thread-specific key");
   ChunkPool* pool = PoolFor(options.chunk_count);
   if (pool == nullptr) return Status::Error("cannot map the trace buffers");
@@ -119,8 +120,15 @@ Status StartRecording(std::unique_ptr<TraceFormatter> formatter, const RecorderO
                                std::string(ClockSourceName(session->clock.source())),
                                UsableCpuCount()});
   }
-  session->writer =
-      std::make_unique<TraceWriter>(*pool, generation, session->clock, std::move(formatter));
+  std::optional<FlightWindow> window;
+  if (options.window_ns > 0) {
+    window = FlightWindow{options.window_ns,
+                          static_cast<uint64_t>(static_cast<double>(options.window_ns) /
+                                                session->clock.nanos_per_tick()),
+                          options.window_bytes};
+  }
+  session->writer = std::make_unique<TraceWriter>(*pool, generation, session->clock,
+                                                  std::move(formatter), window);
   g_recording.store(true, std::memory_order_seq_cst);
   // The sampler lists the threads running now: after recording is on, so a
   // thread started meanwhile is listed or registers itself, and before the
@@ -151,6 +159,11 @@ StatusOr<RecorderStats> StopRecording(std::string interrupted_by) {
       session->writer->Finish(end_ticks, stats.dropped_events, drift, std::move(interrupted_by));
   stats.events_written = session->writer->events_written();
   stats.unmatched_ends = session->writer->unmatched_ends();
+  stats.discarded_events = session->writer->discarded_events();
+  const uint64_t kept_since = session->writer->kept_since_ticks();
+  stats.window_kept_ns = session->clock.NanosSinceStart(end_ticks) -
+                         (kept_since == 0 ? 0 : session->clock.NanosSinceStart(kept_since));
+
   stats.clock = std::string(ClockSourceName(session->clock.source()));
   g_session = nullptr;
   delete session;

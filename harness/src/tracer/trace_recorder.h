@@ -65,12 +65,22 @@ struct RecorderOptions {
   std::function<void()> on_internal_thread_start;
   // For the trace's process name.
   std::string process_name;
+  // > 0: the flight recorder. Only the records of the last window_ns before
+  // the stop are written, kept packed in at most window_bytes of memory
+  // besides the chunk pool (trace_window.h).
+  int64_t window_ns = 0;
+  size_t window_bytes = 0;
 };
 
 struct RecorderStats {
   uint64_t events_written = 0;  // entries in the output
   uint64_t dropped_events = 0;  // lost because no chunk was free
   uint64_t unmatched_ends = 0;  // span ends whose begin was dropped
+  // The flight recorder: events left out as older than the window, the
+  // and the time the trace covers (less than the window if the memory
+  // bound was reached; the whole run if nothing was left out).
+  uint64_t discarded_events = 0;
+  int64_t window_kept_ns = 0;
   std::string clock;            // "tsc" or "monotonic"
 };
 

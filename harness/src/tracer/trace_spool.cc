@@ -98,7 +98,8 @@ Status TraceSpool::Append(pid_t tid, const RecordSlot* slots, uint32_t count) {
   return Status();
 }
 
-Status TraceSpool::Replay(const std::function<void(const Chunk& chunk, uint32_t count)>& visit) {
+Status TraceSpool::Replay(uint64_t /*end_ticks*/,
+                          const std::function<void(const Chunk& chunk, uint32_t count)>& visit) {
   if (lseek(fd_, 0, SEEK_SET) < 0) {
     return Status::Error(std::string("cannot read the trace spool: ") + std::strerror(errno));
   }

@@ -10,7 +10,7 @@
 //
 //   StatusOr<TraceSpool> spool = TraceSpool::Create();
 //   spool->Append(tid, records, count);
-//   spool->Replay([](const Chunk& chunk, uint32_t count) { ... });
+//   spool->Replay(end_ticks, [](const Chunk& chunk, uint32_t count) { ... });
 //
 // Thread-safety: thread-compatible (the writer thread owns it).
 #ifndef BENCHPROF_TRACER_TRACE_SPOOL_H_
@@ -23,11 +23,12 @@
 #include <memory>
 
 #include "common/status.h"
+#include "tracer/record_store.h"
 #include "tracer/trace_buffer.h"
 
 namespace benchprof::tracer {
 
-class TraceSpool {
+class TraceSpool final : public RecordStore {
  public:
   // An empty spool in $TMPDIR (or /tmp).
   static StatusOr<TraceSpool> Create();
@@ -36,17 +37,15 @@ class TraceSpool {
   TraceSpool& operator=(TraceSpool&&) = delete;
   TraceSpool(const TraceSpool&) = delete;
   TraceSpool& operator=(const TraceSpool&) = delete;
-  ~TraceSpool();
+  ~TraceSpool() override;
 
-  // Appends `count` whole records (with their payload slots) that thread
-  // `tid` wrote. Fails if the file cannot be written (disk full); the spool
-  // then holds what it held before the call.
-  Status Append(pid_t tid, const RecordSlot* slots, uint32_t count);
+  // Fails if the file cannot be written (disk full).
+  Status Append(pid_t tid, const RecordSlot* slots, uint32_t count) override;
 
-  // Calls `visit` with every appended run of records, in order, each copied
-  // into a chunk whose header names its thread (records in slots
-  // [0, count)). Fails if the file cannot be read back.
-  Status Replay(const std::function<void(const Chunk& chunk, uint32_t count)>& visit);
+  // Every appended run (`end_ticks` does not matter). Fails if the file
+  // cannot be read back.
+  Status Replay(uint64_t end_ticks,
+                const std::function<void(const Chunk& chunk, uint32_t count)>& visit) override;
 
   // Bytes appended so far.
   uint64_t size() const { return size_; }

@@ -6,6 +6,8 @@
 
 #include "tracer/thread_table.h"
 #include "tracer/trace_recorder.h"
+#include "tracer/trace_spool.h"
+#include "tracer/trace_window.h"
 
 namespace benchprof::tracer {
 namespace {
@@ -18,12 +20,18 @@ constexpr std::chrono::milliseconds kIdleWait{100};
 }  // namespace
 
 TraceWriter::TraceWriter(ChunkPool& pool, uint32_t generation, const TraceClock& clock,
-                         std::unique_ptr<TraceFormatter> formatter)
+                         std::unique_ptr<TraceFormatter> formatter,
+                         std::optional<FlightWindow> window)
     : pool_(pool), generation_(generation), formatter_(std::move(formatter)) {
   if (!formatter_) return;
   decoder_.emplace(clock, *formatter_);
+  if (window) {
+    totals_.window_ns = window->window_ns;
+    store_ = std::make_unique<TraceWindow>(window->window_ticks, window->max_bytes);
+    return;
+  }
   StatusOr<TraceSpool> spool = TraceSpool::Create();
-  if (spool.ok()) spool_.emplace(std::move(spool).value());
+  if (spool.ok()) store_ = std::make_unique<TraceSpool>(std::move(spool).value());
 }
 
 TraceWriter::~TraceWriter() {
@@ -57,22 +65,24 @@ void TraceWriter::DecodeNew(Chunk& chunk) {
   const uint32_t from = chunk.header.formatted;
   chunk.header.formatted = count;
   if (!decoder_) return;
-  if (spool_) {
-    Status appended = spool_->Append(chunk.header.tid, chunk.slots + from, count - from);
+  if (store_) {
+    Status appended = store_->Append(chunk.header.tid, chunk.slots + from, count - from);
     if (appended.ok()) return;
     // Decode directly from now on, keeping every thread's events in order:
-    // what was spooled goes first.
-    ReplaySpool();
+    // what was stored goes first.
+    ReplayStore(ReadTicks());
   }
   decoder_->Decode(chunk, from, count);
 }
 
-void TraceWriter::ReplaySpool() {
-  if (!spool_) return;
-  Status replayed = spool_->Replay(
-      [&](const Chunk& spooled, uint32_t count) { decoder_->Decode(spooled, 0, count); });
+void TraceWriter::ReplayStore(uint64_t end_ticks) {
+  if (!store_) return;
+  Status replayed = store_->Replay(
+      end_ticks, [&](const Chunk& stored, uint32_t count) { decoder_->Decode(stored, 0, count); });
   if (!replayed.ok()) replay_status_ = std::move(replayed);
-  spool_.reset();
+  totals_.discarded_events += store_->discarded_records();
+  kept_since_ticks_ = store_->kept_since_ticks();
+  store_.reset();
 }
 
 void TraceWriter::DrainSubmitted() {
@@ -110,11 +120,11 @@ void TraceWriter::Run(std::function<void()> on_thread_start) {
   DrainLiveChunks();
   DrainSubmitted();
   if (!formatter_) return;
-  ReplaySpool();
+  ReplayStore(end_ticks);
   decoder_->Finish(end_ticks, totals_);
   totals_.writer_tid = tid;
   result_ = formatter_->End(totals_);
-  // A spool that could not be read back lost events: the trace is incomplete.
+  // A store that could not be read back lost events: the trace is incomplete.
   if (result_.ok() && !replay_status_.ok()) result_ = replay_status_;
 }
 

@@ -230,6 +230,14 @@ void TraceSummarizer::ReadOtherData(const TraceFileInfo& info, TraceSummary& s) 
       dropped != nullptr && dropped->is_number() && dropped->as_number() >= 0) {
     s.dropped_events = CountFromDouble(dropped->as_number());
   }
+  if (const json::Value* v = info.other_data.Find("window_ns");
+      v != nullptr && v->is_number() && v->as_number() > 0 && v->as_number() < 9e18) {
+    s.window_ns = static_cast<int64_t>(v->as_number());
+    if (const json::Value* d = info.other_data.Find("discarded_events");
+        d != nullptr && d->is_number() && d->as_number() >= 0) {
+      s.discarded_events = CountFromDouble(d->as_number());
+    }
+  }
   if (const json::Value* v = info.other_data.Find("producer"); v != nullptr && v->is_string()) {
     s.producer = v->as_string();
   }
@@ -333,9 +341,12 @@ std::vector<std::string> Warnings(const TraceSummary& s) {
                        " dropped because the recorder's buffers were full: counts, "
                        "durations and busy shares may be incomplete");
   }
-  if (s.unmatched.total() > 0) {
+  // A flight recorder's window cuts spans and tasks that began before it:
+  // their ends are expected, not a problem.
+  UnmatchedCounts u = s.unmatched;
+  if (s.window_ns > 0) u.span_ends = u.task_ends = 0;
+  if (u.total() > 0) {
     std::vector<std::string> parts;
-    const UnmatchedCounts& u = s.unmatched;
     if (u.span_begins > 0)
       parts.push_back(Plural(u.span_begins, "span begin", "span begins") + " (B) without an end");
     if (u.span_ends > 0)

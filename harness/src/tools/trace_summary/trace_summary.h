@@ -98,6 +98,11 @@ struct TraceSummary {
   // otherData.dropped_events; without otherData (a cut-off file), the sum
   // of the "benchprof: dropped events" instants' args.count.
   uint64_t dropped_events = 0;
+  // A flight-recorder trace (--trace_window): the window it kept, and the
+  // events before it left out (otherData.window_ns, .discarded_events); 0
+  // for a trace of the whole run.
+  int64_t window_ns = 0;
+  uint64_t discarded_events = 0;
   bool truncated = false;
   std::string truncation;  // where, e.g. "line 812: the file ends inside an event"
   std::string producer;    // otherData.producer, "" if absent

@@ -147,6 +147,12 @@ std::string Text(const TraceSummary& s) {
                                      : "none (no timed events)"});
   header.push_back({"events:", std::to_string(s.events) + " (" + std::to_string(s.dropped_events) +
                                    " dropped)"});
+  if (s.window_ns > 0) {
+    header.push_back({"window:", "the last " + Duration(s.window_ns) +
+                                     " of the run (flight recorder; " +
+                                     std::to_string(s.discarded_events) +
+                                     " older events discarded)"});
+  }
   if (s.truncated) header.push_back({"truncated:", OneLine(s.truncation)});
   if (s.unmatched.total() > 0) header.push_back({"unmatched:", UnmatchedText(s.unmatched)});
   const double mean_busy = s.MeanBusyThreads();
@@ -251,6 +257,8 @@ std::string Json(const TraceSummary& s) {
       {"interval", interval},
       {"events", Number(s.events)},
       {"dropped_events", Number(s.dropped_events)},
+      {"window_ns", s.window_ns > 0 ? Number(s.window_ns) : json::Value()},
+      {"discarded_events", Number(s.discarded_events)},
       {"truncated", json::Value::MakeBool(s.truncated)},
       {"truncation", StringOrNull(s.truncation)},
       {"mean_busy_threads", NumberOrNull(s.MeanBusyThreads())},

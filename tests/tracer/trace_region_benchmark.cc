@@ -10,8 +10,9 @@
 // formatting runs on another thread; BM_WriterFormat/json and /perfetto
 // measure it per record for each file format on the same records, which
 // says how many events per second a real trace sustains before the pool
-// runs dry and events are dropped). Run under --trace, it measures into
-// that trace instead.
+// runs dry and events are dropped; BM_StoreChunk/spool and /window what the
+// writer does with them while benchmarks run, without and with
+// --trace_window). Run under --trace, it measures into that trace instead.
 #include <benchmark/benchmark.h>
 
 #include <cstring>
@@ -25,6 +26,8 @@
 #include "tracer/trace_buffer.h"
 #include "tracer/trace_clock.h"
 #include "tracer/trace_recorder.h"
+#include "tracer/trace_spool.h"
+#include "tracer/trace_window.h"
 
 namespace {
 
@@ -85,14 +88,10 @@ void BM_TwoTimestamps(benchmark::State& state) {
 }
 BENCHMARK(BM_TwoTimestamps);
 
-// Decoding and formatting one chunk of events (to /dev/null): the writer's
-// cost per event, for each format on the same records. The chunk is a
-// thread's share of the annotated RSS pool: per document a task, a log and
-// four regions.
-template <typename Writer>
-void BM_WriterFormat(benchmark::State& state) {
+// Fills `chunk` with a thread's share of the annotated RSS pool: per
+// document a task, a log and four regions. Returns the slots used.
+uint32_t FillWithRssPoolRecords(benchprof::tracer::Chunk& chunk) {
   using namespace benchprof::tracer;
-  static Chunk chunk;
   uint32_t count = 0;
   uint64_t ticks = 1000;
   uint64_t task = 1;
@@ -118,6 +117,16 @@ void BM_WriterFormat(benchmark::State& state) {
     ++task;
   }
   chunk.header.tid = 1;
+  return count;
+}
+
+// Decoding and formatting one chunk of events (to /dev/null): the writer's
+// cost per event, for each format on the same records.
+template <typename Writer>
+void BM_WriterFormat(benchmark::State& state) {
+  using namespace benchprof::tracer;
+  static Chunk chunk;
+  const uint32_t count = FillWithRssPoolRecords(chunk);
   const TraceClock clock = TraceClock::Monotonic(0);
   Writer writer("/dev/null");
   writer.Begin(TraceInfo{1, "bench", "monotonic"});
@@ -139,5 +148,41 @@ void BM_WriterFormat(benchmark::State& state) {
 BENCHMARK_TEMPLATE(BM_WriterFormat, benchprof::tracer::ChromeJsonWriter)->Name("BM_WriterFormat/json");
 BENCHMARK_TEMPLATE(BM_WriterFormat, benchprof::encode::PerfettoTraceWriter)
     ->Name("BM_WriterFormat/perfetto");
+
+// What the writer does with a filled chunk while the benchmarks run: append
+// it to the spool (a write to a temporary file) for a whole trace, or pack
+// it into the flight recorder's window (--trace_window). Per record, on the
+// same records as BM_WriterFormat; for the window also the packed size.
+void BM_StoreChunk_Spool(benchmark::State& state) {
+  using namespace benchprof::tracer;
+  static Chunk chunk;
+  const uint32_t count = FillWithRssPoolRecords(chunk);
+  for (auto _ : state) {
+    state.PauseTiming();  // a fresh spool now and then: the disk is not the subject
+    benchprof::StatusOr<TraceSpool> spool = TraceSpool::Create();
+    if (!spool.ok()) {
+      state.SkipWithError(spool.status().message().c_str());
+      return;
+    }
+    state.ResumeTiming();
+    for (int i = 0; i < 64; ++i) (void)spool->Append(1, chunk.slots, count);
+  }
+  state.SetItemsProcessed(state.iterations() * 64 * count);
+}
+BENCHMARK(BM_StoreChunk_Spool)->Name("BM_StoreChunk/spool");
+
+void BM_StoreChunk_Window(benchmark::State& state) {
+  using namespace benchprof::tracer;
+  static Chunk chunk;
+  const uint32_t count = FillWithRssPoolRecords(chunk);
+  TraceWindow window(/*window_ticks=*/UINT64_MAX / 2, 64 * TraceWindow::kBlockBytes);
+  for (auto _ : state) {
+    for (int i = 0; i < 64; ++i) (void)window.Append(1, chunk.slots, count);
+  }
+  state.SetItemsProcessed(state.iterations() * 64 * count);
+  state.counters["bytes/record"] =
+      static_cast<double>(window.bytes_kept()) / static_cast<double>(window.records_kept());
+}
+BENCHMARK(BM_StoreChunk_Window)->Name("BM_StoreChunk/window");
 
 }  // namespace

@@ -1,8 +1,9 @@
 #include "tracer/trace_window.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstring>
-#include <new>
 #include <utility>
 
 namespace benchprof::tracer {
@@ -21,11 +22,17 @@ struct PieceHeader {
 TraceWindow::TraceWindow(uint64_t window_ticks, size_t max_bytes)
     : window_ticks_(window_ticks), max_blocks_(std::max<size_t>(max_bytes / kBlockBytes, 2)) {}
 
+void TraceWindow::Unmap::operator()(uint8_t* bytes) const { munmap(bytes, kBlockBytes); }
+
 bool TraceWindow::OpenBlock() {
-  std::unique_ptr<uint8_t[]> bytes;
+  BlockMemory bytes;
   if (spare_.empty() && blocks_allocated_ < max_blocks_) {
-    bytes.reset(new (std::nothrow) uint8_t[kBlockBytes]);
-    if (bytes) peak_blocks_ = std::max(peak_blocks_, ++blocks_allocated_);
+    void* mapped = mmap(nullptr, kBlockBytes, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mapped != MAP_FAILED) {
+      bytes.reset(static_cast<uint8_t*>(mapped));
+      peak_blocks_ = std::max(peak_blocks_, ++blocks_allocated_);
+    }
   }
   if (!bytes && spare_.empty() && !blocks_.empty()) DropOldestBlock();
   if (!bytes && !spare_.empty()) {
@@ -134,6 +141,12 @@ uint64_t TraceWindow::records_kept() const {
   uint64_t records = 0;
   for (const Block& block : blocks_) records += block.records;
   return records;
+}
+
+uint64_t TraceWindow::bytes_kept() const {
+  uint64_t bytes = 0;
+  for (const Block& block : blocks_) bytes += block.used;
+  return bytes;
 }
 
 uint64_t TraceWindow::kept_since_ticks() const {

@@ -11,7 +11,9 @@
 // (about 30,000), and memory never exceeds the bound. A thread's name is
 // recorded once, in its first chunk, which the window soon drops: the window
 // keeps each thread's best name aside and replays it first, for the threads
-// whose records it still holds.
+// whose records it still holds. Blocks are mapped, not allocated: the
+// window's memory is the recorder's, not the program's, so it shows in no
+// heap profile and no allocs/op.
 //
 //   TraceWindow window(/*window_ticks=*/10 * ticks_per_second, 48 << 20);
 //   window.Append(tid, chunk.slots + from, count - from);   // never fails
@@ -62,15 +64,21 @@ class TraceWindow final : public RecordStore {
   // Memory the blocks take now, and the most they took at any time.
   size_t bytes_in_use() const { return blocks_allocated_ * kBlockBytes; }
   size_t peak_bytes() const { return peak_blocks_ * kBlockBytes; }
-  // Records held now.
+  // Records held now, and the packed bytes they take.
   uint64_t records_kept() const;
+  uint64_t bytes_kept() const;
   // The ticks from which records are kept (the newest record appended when
   // the oldest kept block was opened); 0 if none was ever discarded.
   uint64_t kept_since_ticks() const override;
 
  private:
+  // A mapping of kBlockBytes, unmapped with its owner.
+  struct Unmap {
+    void operator()(uint8_t* bytes) const;
+  };
+  using BlockMemory = std::unique_ptr<uint8_t, Unmap>;
   struct Block {
-    std::unique_ptr<uint8_t[]> bytes;
+    BlockMemory bytes;
     size_t used = 0;
     uint64_t newest_ticks = 0;  // of the records in it
     uint64_t opened_ticks = 0;  // the newest record appended before it
@@ -98,7 +106,7 @@ class TraceWindow final : public RecordStore {
   const uint64_t window_ticks_;
   const size_t max_blocks_;
   std::deque<Block> blocks_;  // oldest first; the newest is being filled
-  std::vector<std::unique_ptr<uint8_t[]>> spare_;
+  std::vector<BlockMemory> spare_;
   size_t blocks_allocated_ = 0;
   size_t peak_blocks_ = 0;
   uint64_t next_serial_ = 0;

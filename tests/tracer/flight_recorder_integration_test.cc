@@ -104,14 +104,20 @@ TEST(FlightRecorderTest, ARunStoppedByTimeoutWritesTheLastWindowBesideTheStacks)
   EXPECT_EQ(ListDirectory(dir.path()), std::vector<std::string>{"hang.pftrace"});
 }
 
-TEST(FlightRecorderTest, SigintWritesTheLastWindow) {
-  TempDir dir;
-  const std::string path = dir.File("hang.pftrace");
+// The fixture's benchmark that sends itself SIGINT once it hangs, traced
+// into `path` with a window of a second.
+void RunUntilItInterruptsItself(const std::string& path) {
   const ProcessResult run =
       RunProcess({FLIGHT_RECORDER_FIXTURE_BENCH_PATH,
                   "--benchmark_filter=signal:" + std::to_string(SIGINT) + "/", "--trace=" + path,
                   "--trace_window=1s"});
   EXPECT_EQ(run.exit_code, 128 + SIGINT) << run.stderr_text;
+}
+
+TEST(FlightRecorderTest, SigintWritesTheLastWindow) {
+  TempDir dir;
+  const std::string path = dir.File("hang.pftrace");
+  RunUntilItInterruptsItself(path);
   ExpectTheLastWindowOfAHang(path, "SIGINT");
   // Here the window ends when the workers hang: it holds a second of late
   // work, not only the workers' last chunks.
@@ -123,11 +129,7 @@ TEST(FlightRecorderTest, SigintWritesTheLastWindow) {
 TEST(FlightRecorderTest, TheJsonTraceKeepsTheSameWindow) {
   TempDir dir;
   const std::string path = dir.File("hang.json");
-  const ProcessResult run =
-      RunProcess({FLIGHT_RECORDER_FIXTURE_BENCH_PATH,
-                  "--benchmark_filter=signal:" + std::to_string(SIGINT) + "/", "--trace=" + path,
-                  "--trace_window=1s"});
-  EXPECT_EQ(run.exit_code, 128 + SIGINT) << run.stderr_text;
+  RunUntilItInterruptsItself(path);
   StatusOr<json::Value> doc = json::Parse(ReadFile(path));
   ASSERT_TRUE(doc.ok()) << doc.status().message();
   const std::vector<json::Value> events = testing::TraceEvents(*doc);

@@ -163,7 +163,6 @@ StatusOr<RecorderStats> StopRecording(std::string interrupted_by) {
   const uint64_t kept_since = session->writer->kept_since_ticks();
   stats.window_kept_ns = session->clock.NanosSinceStart(end_ticks) -
                          (kept_since == 0 ? 0 : session->clock.NanosSinceStart(kept_since));
-
   stats.clock = std::string(ClockSourceName(session->clock.source()));
   g_session = nullptr;
   delete session;

@@ -82,6 +82,10 @@ void ExpectTheLastWindowOfAHang(const std::string& path, const std::string& inte
   EXPECT_EQ(summary.window_ns, 1e9) << "the totals say which window was kept";
   EXPECT_GT(summary.discarded_events, 0);
   EXPECT_EQ(summary.stderr_text, "") << "spans cut by the window are no warning";
+  const ProcessResult text = RunProcess({BENCHPROF_PATH, "trace-summary", path});
+  EXPECT_NE(text.stdout_text.find("\nwindow:       the last 1.000s of the run (flight recorder; "),
+            std::string::npos)
+      << text.stdout_text;
   const std::map<std::string, double>& regions = summary.regions;
   EXPECT_EQ(regions.count("early work"), 0u) << "older than the window";
   EXPECT_GT(regions.count("late work") ? regions.at("late work") : 0, 0);

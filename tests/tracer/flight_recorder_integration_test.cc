@@ -82,10 +82,11 @@ void ExpectTheLastWindowOfAHang(const std::string& path, const std::string& inte
   EXPECT_EQ(summary.window_ns, 1e9) << "the totals say which window was kept";
   EXPECT_GT(summary.discarded_events, 0);
   EXPECT_EQ(summary.stderr_text, "") << "spans cut by the window are no warning";
-  const ProcessResult text = RunProcess({BENCHPROF_PATH, "trace-summary", path});
-  EXPECT_NE(text.stdout_text.find("\nwindow:       the last 1.000s of the run (flight recorder; "),
+  const ProcessResult text_summary = RunProcess({BENCHPROF_PATH, "trace-summary", path});
+  EXPECT_NE(text_summary.stdout_text.find(
+                "\nwindow:       the last 1.000s of the run (flight recorder; "),
             std::string::npos)
-      << text.stdout_text;
+      << text_summary.stdout_text;
   const std::map<std::string, double>& regions = summary.regions;
   EXPECT_EQ(regions.count("early work"), 0u) << "older than the window";
   EXPECT_GT(regions.count("late work") ? regions.at("late work") : 0, 0);
@@ -111,10 +112,9 @@ TEST(FlightRecorderTest, ARunStoppedByTimeoutWritesTheLastWindowBesideTheStacks)
 // The fixture's benchmark that sends itself SIGINT once it hangs, traced
 // into `path` with a window of a second.
 void RunUntilItInterruptsItself(const std::string& path) {
-  const ProcessResult run =
-      RunProcess({FLIGHT_RECORDER_FIXTURE_BENCH_PATH,
-                  "--benchmark_filter=signal:" + std::to_string(SIGINT) + "/", "--trace=" + path,
-                  "--trace_window=1s"});
+  const ProcessResult run = RunProcess({FLIGHT_RECORDER_FIXTURE_BENCH_PATH,
+                                        "--benchmark_filter=signal:" + std::to_string(SIGINT) + "/",
+                                        "--trace=" + path, "--trace_window=1s"});
   EXPECT_EQ(run.exit_code, 128 + SIGINT) << run.stderr_text;
 }
 

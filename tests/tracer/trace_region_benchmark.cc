@@ -145,7 +145,8 @@ void BM_WriterFormat(benchmark::State& state) {
   decoder.Finish(0, totals);
   (void)writer.End(totals);
 }
-BENCHMARK_TEMPLATE(BM_WriterFormat, benchprof::tracer::ChromeJsonWriter)->Name("BM_WriterFormat/json");
+BENCHMARK_TEMPLATE(BM_WriterFormat, benchprof::tracer::ChromeJsonWriter)
+    ->Name("BM_WriterFormat/json");
 BENCHMARK_TEMPLATE(BM_WriterFormat, benchprof::encode::PerfettoTraceWriter)
     ->Name("BM_WriterFormat/perfetto");
 

@@ -22,8 +22,7 @@ const char kRegionName[] = "Unmarshal";
 std::vector<RecordSlot> Regions(uint64_t first_ticks, uint32_t count, uint64_t step = 1) {
   std::vector<RecordSlot> slots(count);
   for (uint32_t i = 0; i < count; ++i) {
-    slots[i].record = Record{first_ticks + i * step, i % 7,
-                             reinterpret_cast<uint64_t>(kRegionName),
+    slots[i].record = Record{first_ticks + i * step, i % 7, reinterpret_cast<uint64_t>(kRegionName),
                              Meta(RecordKind::kRegionBegin)};
   }
   return slots;
@@ -34,9 +33,9 @@ std::vector<RecordSlot> Regions(uint64_t first_ticks, uint32_t count, uint64_t s
 std::vector<RecordSlot> NameRecord(pid_t named, const std::string& name, NameRank rank,
                                    uint64_t ticks) {
   std::vector<RecordSlot> slots(1 + kThreadNameSlots);
-  slots[0].record = Record{ticks, static_cast<uint64_t>(named), static_cast<uint64_t>(rank),
-                           Meta(RecordKind::kThreadName, static_cast<uint32_t>(name.size()),
-                                kThreadNameSlots)};
+  slots[0].record =
+      Record{ticks, static_cast<uint64_t>(named), static_cast<uint64_t>(rank),
+             Meta(RecordKind::kThreadName, static_cast<uint32_t>(name.size()), kThreadNameSlots)};
   std::memcpy(slots[1].bytes, name.data(), name.size());
   return slots;
 }
@@ -81,8 +80,7 @@ TEST(RecordPackerTest, EveryKindRoundTripsExactlyFromAFreshState) {
   add(Record{1'000'000'000'000, 0, 0, Meta(RecordKind::kThreadStart)});
   add(Record{1'000'000'000'100, 3, reinterpret_cast<uint64_t>(kRegionName),
              Meta(RecordKind::kRegionBegin)});
-  add(Record{999'999'999'000, ~uint64_t{0}, 0x8000'0000'0000'0000,
-             Meta(RecordKind::kRun, 7, 1)},
+  add(Record{999'999'999'000, ~uint64_t{0}, 0x8000'0000'0000'0000, Meta(RecordKind::kRun, 7, 1)},
       std::string("\x01\x02\x03\x04\x05\x06\x07\x08\0\0\0\0\0\0\0\x09", 16));
   add(Record{1'000'000'000'200, 12, 0x3fe0'0000'0000'0000,
              Meta(RecordKind::kCpuUsage, static_cast<uint32_t>(name.size()), 1)},
@@ -106,9 +104,9 @@ TEST(RecordPackerTest, EveryKindRoundTripsExactlyFromAFreshState) {
   size_t read = 0;
   uint32_t filled = 0;
   while (read < used) {
-    const size_t n = UnpackRecord(packed.data() + read, packed.data() + used, read_state,
-                                  unpacked.data() + filled,
-                                  static_cast<uint32_t>(unpacked.size() - filled));
+    const size_t n =
+        UnpackRecord(packed.data() + read, packed.data() + used, read_state,
+                     unpacked.data() + filled, static_cast<uint32_t>(unpacked.size() - filled));
     ASSERT_GT(n, 0u) << "at byte " << read;
     filled += 1 + unpacked[filled].record.payload();
     read += n;

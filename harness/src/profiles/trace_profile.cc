@@ -201,8 +201,7 @@ class TraceProfile final : public Profile {
   std::deque<std::string> run_names_;
 };
 
-std::unique_ptr<tracer::TraceFormatter> TraceProfile::MakeFormatter(
-    const std::string& temp_path) {
+std::unique_ptr<tracer::TraceFormatter> TraceProfile::MakeFormatter(const std::string& temp_path) {
   perfetto_ = format_.empty() ? HasPerfettoExtension(path_) : format_ == "perfetto";
   if (perfetto_) return std::make_unique<encode::PerfettoTraceWriter>(temp_path);
   return std::make_unique<tracer::ChromeJsonWriter>(temp_path);
@@ -217,9 +216,8 @@ std::string TraceProfile::WindowSummary(const tracer::RecorderStats& stats) cons
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.1fs",
                   static_cast<double>(stats.window_kept_ns) / 1e9);
-    text += std::string(seconds) + ", not " + window_ +
-            ": more did not fit in " + FormatByteSize(window_bytes_value_) +
-            " (--trace_window_bytes)";
+    text += std::string(seconds) + ", not " + window_ + ": more did not fit in " +
+            FormatByteSize(window_bytes_value_) + " (--trace_window_bytes)";
   } else {
     text += window_;
   }
@@ -229,7 +227,7 @@ std::string TraceProfile::WindowSummary(const tracer::RecorderStats& stats) cons
 std::optional<int> TraceProfile::RunElsewhere(int, char**, const SessionInfo& session) {
   const char* alone = nullptr;
   if (path_.empty()) {
-    alone = !format_.empty() ? "--trace_format needs --trace"
+    alone = !format_.empty()   ? "--trace_format needs --trace"
             : !window_.empty() ? "--trace_window needs --trace"
                                : "--trace_window_bytes needs --trace and --trace_window";
   } else if (window_.empty() && !window_bytes_.empty()) {
@@ -258,8 +256,8 @@ Status TraceProfile::Start(AtomicFile output, const SessionInfo& session) {
   if (window_ns_ > 0) {
     // A quarter of the memory for the chunks threads fill (as without a
     // window, 256 at most), the rest for the window.
-    const uint64_t chunks = std::clamp<uint64_t>(window_bytes_value_ / 4 / tracer::kChunkBytes,
-                                                 16, 256);
+    const uint64_t chunks =
+        std::clamp<uint64_t>(window_bytes_value_ / 4 / tracer::kChunkBytes, 16, 256);
     options.chunk_count = static_cast<uint32_t>(chunks);
     options.window_ns = window_ns_;
     options.window_bytes = window_bytes_value_ - chunks * tracer::kChunkBytes;

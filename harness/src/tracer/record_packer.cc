@@ -84,8 +84,7 @@ size_t UnpackRecord(const uint8_t* in, const uint8_t* end, PackState& state, Rec
   if (payload_slots > 0) {
     uint64_t used;
     const size_t capacity = payload_slots * sizeof(RecordSlot);
-    if (!GetVarint(&at, end, &used) || used > capacity ||
-        used > static_cast<size_t>(end - at)) {
+    if (!GetVarint(&at, end, &used) || used > capacity || used > static_cast<size_t>(end - at)) {
       return 0;
     }
     char* payload = slots[1].bytes;

@@ -81,7 +81,7 @@ struct RecorderStats {
   // bound was reached; the whole run if nothing was left out).
   uint64_t discarded_events = 0;
   int64_t window_kept_ns = 0;
-  std::string clock;            // "tsc" or "monotonic"
+  std::string clock;  // "tsc" or "monotonic"
 };
 
 // Starts recording into `formatter` (null: chunks are discarded unread, to

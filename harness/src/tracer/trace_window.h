@@ -119,7 +119,7 @@ class TraceWindow final : public RecordStore {
   uint32_t piece_slots_ = 0;
   PackState pack_state_;
 
-  std::map<pid_t, NameRecord> names_;         // by the thread named
+  std::map<pid_t, NameRecord> names_;        // by the thread named
   std::map<pid_t, uint64_t> last_block_of_;  // serial of a thread's newest piece
 };
 

@@ -32,10 +32,10 @@
 
 #include "common/status.h"
 #include "tracer/record_decoder.h"
+#include "tracer/record_store.h"
 #include "tracer/trace_buffer.h"
 #include "tracer/trace_clock.h"
 #include "tracer/trace_formatter.h"
-#include "tracer/record_store.h"
 
 namespace benchprof::tracer {
 

@@ -148,10 +148,9 @@ std::string Text(const TraceSummary& s) {
   header.push_back({"events:", std::to_string(s.events) + " (" + std::to_string(s.dropped_events) +
                                    " dropped)"});
   if (s.window_ns > 0) {
-    header.push_back({"window:", "the last " + Duration(s.window_ns) +
-                                     " of the run (flight recorder; " +
-                                     std::to_string(s.discarded_events) +
-                                     " older events discarded)"});
+    header.push_back(
+        {"window:", "the last " + Duration(s.window_ns) + " of the run (flight recorder; " +
+                        std::to_string(s.discarded_events) + " older events discarded)"});
   }
   if (s.truncated) header.push_back({"truncated:", OneLine(s.truncation)});
   if (s.unmatched.total() > 0) header.push_back({"unmatched:", UnmatchedText(s.unmatched)});

@@ -720,7 +720,12 @@ class PerfettoReader {
           e.id = std::string_view(id_text_, static_cast<size_t>(end - id_text_));
         }
         e.kind = "task";
-        if (e.name.empty() && type == kSliceBegin) e.name = track.name;
+        if (type == kSliceBegin) {
+          if (e.name.empty()) e.name = track.name;
+          // The writer leaves a task's slice, the only one on its track,
+          // without one.
+          if (category == nullptr) e.category = "task";
+        }
         track.depth += type == kSliceBegin ? 1 : -1;
         if (track.depth == 0) {
           // A task's slice has ended: memory stays with the open tasks. (A

@@ -102,6 +102,11 @@ class FieldReader {
       out = *at_++;
       return true;
     }
+    if (end_ - at_ >= 2 && at_[1] < 0x80) {  // most timestamps: two
+      out = static_cast<uint64_t>(at_[0] & 0x7f) | static_cast<uint64_t>(at_[1]) << 7;
+      at_ += 2;
+      return true;
+    }
     uint64_t result = 0;
     for (int shift = 0; shift < 64 && at_ < end_; shift += 7) {
       const uint8_t byte = *at_++;
@@ -123,15 +128,19 @@ class FieldReader {
   bool failed_ = false;
 };
 
-// `value` in decimal at `out` (room for 20 digits); the digits' count.
-uint8_t Decimal(uint64_t value, char* out) {
-  char digits[20];
-  uint8_t n = 0;
-  do {
-    digits[n++] = static_cast<char>('0' + value % 10);
-    value /= 10;
-  } while (value != 0);
-  for (uint8_t i = 0; i < n; ++i) out[i] = digits[n - 1 - i];
+// `value` in hexadecimal ("0x2a") at `out` (room for 18 characters); the
+// characters' count. Hexadecimal, as the JSON's ids, and cheaper than
+// decimal: no division per digit.
+uint8_t Hex(uint64_t value, char* out) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  const int bits = value == 0 ? 4 : 64 - __builtin_clzll(value);
+  const uint8_t n = static_cast<uint8_t>(2 + (bits + 3) / 4);
+  out[0] = '0';
+  out[1] = 'x';
+  for (uint8_t i = n; i > 2; --i) {
+    out[i - 1] = kDigits[value & 15];
+    value >>= 4;
+  }
   return n;
 }
 
@@ -158,7 +167,7 @@ struct Track {
   uint64_t uuid = 0;
   int64_t depth = 0;  // slices open on a track under the process
   bool a_default = false;  // some sequence's default_track_ptr may point here
-  // The uuid in decimal, a task's id (written at its first slice).
+  // The uuid in hexadecimal, a task's id (written at its first slice).
   uint8_t id_size = 0;
   char id_text[23];
   // Slices still open on a track under a thread: they become 'X' at their end.
@@ -242,7 +251,10 @@ class PerfettoReader {
           return Error(offset_, "not a Perfetto trace (expected a packet, field 1)");
         }
         uint64_t length = 0;
-        const size_t header = PeekVarint(rest.substr(1), length);
+        // Most packets are shorter than 128 bytes: a one-byte length.
+        const size_t header = rest.size() >= 2 && static_cast<uint8_t>(rest[1]) < 0x80
+                                  ? (length = static_cast<uint8_t>(rest[1]), 1)
+                                  : PeekVarint(rest.substr(1), length);
         if (header == 0) {
           if (rest.size() > 11) return Error(offset_, "bad packet length");
           break;
@@ -776,7 +788,7 @@ class PerfettoReader {
       case TrackKind::kUnderProcess:
         if (type != kSliceBegin && type != kSliceEnd) return true;
         e.phase = type == kSliceBegin ? 'b' : 'e';
-        if (track.id_size == 0) track.id_size = Decimal(track.uuid, track.id_text);
+        if (track.id_size == 0) track.id_size = Hex(track.uuid, track.id_text);
         e.id = std::string_view(track.id_text, track.id_size);
         e.kind = "task";
         if (type == kSliceBegin) {

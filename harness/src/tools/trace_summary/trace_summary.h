@@ -54,8 +54,9 @@ struct DurationStats {
 // p90 = p99 = 40.
 int64_t NearestRankPercentile(const std::vector<int64_t>& sorted, int percent);
 
-// Sorts `durations` (in place, ascending) and returns their count, total,
-// min, nearest-rank p50/p90/p99 and max; all zero when empty.
+// The count, total, min, nearest-rank p50/p90/p99 and max of `durations`
+// (reordered in place, not sorted: the percentiles are selected in linear
+// time); all zero when empty.
 DurationStats SummarizeDurations(std::vector<int64_t>& durations);
 
 // One task type or region name and its durations.

@@ -347,7 +347,8 @@ TEST(PerfettoTraceReaderTest, AnEndedTasksTrackIsForgottenEvenAsADefault) {
   // Then the default track again: described no more.
   const size_t last = bytes.size();
   slice(50, pb::TrackEvent::TYPE_SLICE_BEGIN, 0, false);
-  info = ReadTraceText(bytes, "t.pftrace", [](const TraceEvent&) {}, TraceReadOptions{});
+  info = ReadTraceText(
+      bytes, "t.pftrace", [](const TraceEvent&) {}, TraceReadOptions{});
   ASSERT_FALSE(info.ok());
   EXPECT_EQ(info.status().message(),
             "t.pftrace: byte " + std::to_string(last) + ": track 33 has no descriptor");

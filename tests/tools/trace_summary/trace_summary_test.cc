@@ -272,8 +272,8 @@ TEST(TraceSummaryTest, ManyOpenTasksMatchWhereverTheyAreKept) {
   ASSERT_EQ(s.tasks.size(), 1u);
   EXPECT_EQ(s.tasks[0].stats.count, 101u);
   EXPECT_EQ(s.tasks[0].stats.min_ns, 5);
-  EXPECT_EQ(s.tasks[0].stats.max_ns, 1000);   // the tasks but 50: 1000 + i - i
-  EXPECT_EQ(s.unmatched.task_begins, 1u);     // 50's first begin
+  EXPECT_EQ(s.tasks[0].stats.max_ns, 1000);  // the tasks but 50: 1000 + i - i
+  EXPECT_EQ(s.unmatched.task_begins, 1u);    // 50's first begin
   EXPECT_EQ(s.unmatched.task_ends, 0u);
   // 99 tasks of 1000 ns, task 50 of 900 ns, task 7 again of 5 ns.
   EXPECT_EQ(s.tasks[0].stats.total_ns, 99 * 1000 + 900 + 5);

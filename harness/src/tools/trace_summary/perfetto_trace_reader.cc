@@ -165,7 +165,7 @@ struct Track {
   int64_t tid = 0;
   std::string name;
   uint64_t uuid = 0;
-  int64_t depth = 0;  // slices open on a track under the process
+  int64_t depth = 0;       // slices open on a track under the process
   bool a_default = false;  // some sequence's default_track_ptr may point here
   // The uuid in hexadecimal, a task's id (written at its first slice).
   uint8_t id_size = 0;
@@ -294,7 +294,7 @@ class PerfettoReader {
       info_.truncated = true;
       info_.truncation = "byte " + std::to_string(offset_) +
                          (start < end ? ": the file ends inside a packet"
-                                                : ": the file ends before the trace's totals");
+                                      : ": the file ends before the trace's totals");
       if (info_.events == 0) {
         return Status::Error(name_ + ": " + info_.truncation + " before any complete event");
       }
@@ -400,7 +400,7 @@ class PerfettoReader {
       ts = static_cast<int64_t>(seq.incremental_value) + seq.incremental_offset;
     } else if (clock_id >= 64) {
       return Fail(offset_, "clock " + std::to_string(clock_id) + " is not defined on sequence " +
-                                std::to_string(sequence_id));
+                               std::to_string(sequence_id));
     } else {
       ts = static_cast<int64_t>(timestamp);
     }
@@ -598,9 +598,7 @@ class PerfettoReader {
   }
 
   // The name an interned id stands for on `seq`; nullptr if undefined.
-  static const Interned* Lookup(const InternTable& table, uint64_t iid) {
-    return table.Find(iid);
-  }
+  static const Interned* Lookup(const InternTable& table, uint64_t iid) { return table.Find(iid); }
 
   // The debug annotations of a "benchprof: ..." instant as JSON members.
   void Annotations(const Sequence& seq, std::string_view event, json::Value::Members& into) {
@@ -899,7 +897,7 @@ class PerfettoReader {
 
   bool FailUndefinedIid(std::string_view what, uint64_t iid) {
     return Fail(offset_, std::string(what) + " iid " + std::to_string(iid) +
-                              " is not defined on its sequence");
+                             " is not defined on its sequence");
   }
 
   const std::string& name_;
@@ -910,7 +908,7 @@ class PerfettoReader {
   json::Value::Members other_data_;  // from the "benchprof: trace ..." instants
   bool saw_info_ = false;            // benchprof's first instant...
   bool saw_totals_ = false;          // ...and its last
-  uint64_t offset_ = 0;  // of the packet being read
+  uint64_t offset_ = 0;              // of the packet being read
   int64_t pid_ = 0;
   std::unordered_map<uint32_t, Sequence> sequences_;
   static constexpr uint32_t kDenseSequences = 1 << 16;

@@ -109,7 +109,8 @@ DurationStats SummarizeDurations(std::vector<int64_t>& durations) {
   int64_t* const out[] = {&stats.p50_ns, &stats.p90_ns, &stats.p99_ns};
   const int percents[] = {50, 90, 99};
   for (int i = 0; i < 3; ++i) {
-    const auto at = durations.begin() + static_cast<std::ptrdiff_t>(NearestRank(n, percents[i]) - 1);
+    const auto at =
+        durations.begin() + static_cast<std::ptrdiff_t>(NearestRank(n, percents[i]) - 1);
     if (at >= from) {
       std::nth_element(from, at, durations.end());
       from = at + 1;
@@ -220,9 +221,8 @@ void TraceSummarizer::AddTaskEvent(const TraceEvent& e) {
     if (many != pending_tasks_.end()) pending = &many->second;
   }
   if (pending == nullptr) {
-    const PendingTask task{*e.ts_ns,
-                           e.name.empty() && !is_begin ? -1 : tasks_.Intern(e.name, e.name_key),
-                           is_begin};
+    const PendingTask task{
+        *e.ts_ns, e.name.empty() && !is_begin ? -1 : tasks_.Intern(e.name, e.name_key), is_begin};
     if (few_tasks_.size() < kFewTasks && e.id.size() <= sizeof(OpenTask::id)) {
       OpenTask& open = few_tasks_.emplace_back();
       open.pid = e.pid;

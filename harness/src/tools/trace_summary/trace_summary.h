@@ -223,7 +223,8 @@ class TraceSummarizer {
   };
   static constexpr size_t kFewTasks = 16;
   std::vector<OpenTask> few_tasks_;  // the first kFewTasks open tasks...
-  std::unordered_map<TaskKey, PendingTask, TaskKeyHash, TaskKeyEqual> pending_tasks_;  // ...the rest
+  std::unordered_map<TaskKey, PendingTask, TaskKeyHash, TaskKeyEqual>
+      pending_tasks_;  // ...the rest
   // CPU counter series by pid, then counter name (std::less<> finds a
   // string_view without a copy).
   std::map<int64_t, std::map<std::string, std::vector<CounterSample>, std::less<>>> cpu_series_;

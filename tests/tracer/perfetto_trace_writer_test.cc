@@ -119,7 +119,8 @@ TEST(PerfettoTraceWriterTest, EveryKindOfEventDecodesAndFollowsTheRules) {
         "double_counter_value: 0.1235", "counter_value: 5096", "name: \"benchmark runs\"",
         "name: \"blocked\"", "name: \"benchprof: dropped events\"", "is_incremental: true",
         "timestamp_clock_id: 64", "first_packet_on_sequence: true", "flow_ids: 1",
-        "terminating_flow_ids: 1", "string_value: \"tsc\""}) {
+        "terminating_flow_ids: 1", "string_value: \"tsc\"", "description: \"task 7\"",
+        "uint_value: 3"}) {
     EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
   }
   const PerfettoCheck check = CheckPerfettoTrace(ReadFile(path));
@@ -145,6 +146,26 @@ TEST(PerfettoTraceWriterTest, TaskOnOneThreadHasNoFlow) {
   const PerfettoCheck check = CheckPerfettoTrace(ReadFile(path));
   EXPECT_TRUE(check.problems.empty()) << ::testing::PrintToString(check.problems);
   EXPECT_EQ(check.flows, 0u);
+}
+
+// A task's id is said once, on its track's descriptor, not on its slice:
+// the task's begin carries its name only (and its parent, when it has one).
+TEST(PerfettoTraceWriterTest, TaskIdIsOnItsTrackNotOnItsSlice) {
+  TempDir dir;
+  const std::string path = dir.File("t.pftrace");
+  ASSERT_TRUE(Write(path, {Event(EventType::kTaskBegin, kMain, 10, "document", 1779),
+                           Event(EventType::kTaskEnd, kMain, 40, "document", 1779)})
+                  .ok());
+  std::string error;
+  const std::string text = ProtocDecode(PROTOC_PATH, PROTO_DIR, path, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_NE(text.find("description: \"task 1779\""), std::string::npos) << text;
+  EXPECT_EQ(text.find("uint_value: 1779"), std::string::npos) << text;
+  // Only the trace info's category: the task's slice has none.
+  EXPECT_EQ(text.find("name: \"task\""), std::string::npos) << text;
+  const PerfettoCheck check = CheckPerfettoTrace(ReadFile(path));
+  EXPECT_TRUE(check.problems.empty()) << ::testing::PrintToString(check.problems);
+  EXPECT_EQ(check.slice_begins, 1u);
 }
 
 TEST(PerfettoTraceWriterTest, TaskEndedBeforeItsBeginArrives) {

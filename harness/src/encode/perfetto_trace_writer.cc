@@ -260,6 +260,11 @@ uint64_t PerfettoTraceWriter::TaskTrack(uint64_t task_id, std::string_view type)
   track->set_uuid(uuid);
   track->set_parent_uuid(kProcessTrack);
   if (!type.empty()) track->set_name(std::string(type));
+  // The task's id, once per track rather than on its slice (which the
+  // track's uuid identifies already): 7 bytes a task cost in every task's
+  // begin, a sixth of the RSS pool trace's slice pairs. Not in the name:
+  // the UI merges the tracks of one name under a process into one row.
+  track->set_description("task " + std::to_string(task_id));
   FinishPacket();
   return uuid;
 }
@@ -376,10 +381,12 @@ void PerfettoTraceWriter::AddTask(const TraceEvent& e) {
   pb::TrackEvent* event = StartEvent(seq, e.ts_ns);
   event->set_track_uuid(track);
   if (begin) {
+    // No category and no id: a slice on a task's track is the task (as a
+    // slice without a category on a thread is a region), and the track's
+    // descriptor says which task. 9 bytes of the 45 a task's begin and end
+    // took.
     event->set_type(pb::TrackEvent::TYPE_SLICE_BEGIN);
     event->set_name_iid(NameIid(seq, e.name));
-    event->add_category_iids(CategoryIid(seq, "task"));
-    AddUintAnnotation(seq, event, "task", e.task_id);
     if (e.parent_id != 0) AddUintAnnotation(seq, event, "parent", e.parent_id);
   } else {
     event->set_type(pb::TrackEvent::TYPE_SLICE_END);

@@ -17,7 +17,8 @@
 //   * a "benchmark runs" and a "blocked" track under each thread that has
 //     runs or waits, each fed by a sequence of its own;
 //   * one track per task under the process (its slice from begin to end,
-//     written by whichever thread began or ended it); a region of a task
+//     written by whichever thread began or ended it, without a category;
+//     the task's id is on the track's descriptor, once); a region of a task
 //     on a thread other than the one that began it carries the task's id
 //     and is the end of a flow from an instant on the task's track at its
 //     start (the task's work moved there);

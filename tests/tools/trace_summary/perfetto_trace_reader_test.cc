@@ -3,7 +3,8 @@
 // decoded records) gives the same summary; a Perfetto trace cut anywhere is
 // read up to its last whole packet with a warning; chunk boundaries do not
 // matter; gzip-compressed traces of either format are read; bytes that are
-// not a Perfetto trace get one line naming the byte.
+// not a Perfetto trace get one line naming the byte; a task's track is
+// forgotten at its end.
 #include "tools/trace_summary/perfetto_trace_reader.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include "benchprof/trace.h"
 #include "encode/gzip.h"
 #include "encode/perfetto_trace_writer.h"
+#include "perfetto_trace.pb.h"
 #include "support/perfetto_checker.h"
 #include "support/subprocess.h"
 #include "tools/trace_summary/trace_file_reader.h"
@@ -293,6 +295,63 @@ TEST(PerfettoTraceReaderTest, BytesThatAreNotAPerfettoTraceGetOneLine) {
   // An interned name never defined on the sequence: track_event {name_iid: 3}.
   EXPECT_EQ(error(std::string("\x0A\x06\x40\x05\x5A\x02\x50\x03", 8)),
             "t.pftrace: byte 0: event name iid 3 is not defined on its sequence");
+}
+
+// A task's track is forgotten when its slice ends, and its entry reused for
+// the next track described: a sequence whose default track it was does not
+// use it after, and the next track starts afresh (its own id, no slice open).
+TEST(PerfettoTraceReaderTest, AnEndedTasksTrackIsForgottenEvenAsADefault) {
+  namespace pb = perfetto::protos;
+  std::string bytes;
+  const auto add = [&](const pb::TracePacket& packet) {
+    pb::Trace trace;
+    *trace.add_packet() = packet;
+    bytes += trace.SerializeAsString();
+  };
+  const auto describe = [&](uint64_t uuid, const char* name) {
+    pb::TracePacket packet;
+    packet.mutable_track_descriptor()->set_uuid(uuid);
+    packet.mutable_track_descriptor()->set_name(name);
+    add(packet);
+  };
+  const auto slice = [&](uint64_t ts, pb::TrackEvent::Type type, uint64_t track, bool first) {
+    pb::TracePacket packet;
+    packet.set_trusted_packet_sequence_id(1);
+    packet.set_timestamp(ts);
+    if (first) {
+      packet.set_sequence_flags(pb::TracePacket::SEQ_INCREMENTAL_STATE_CLEARED);
+      packet.mutable_trace_packet_defaults()->mutable_track_event_defaults()->set_track_uuid(33);
+    }
+    packet.mutable_track_event()->set_type(type);
+    if (track != 0) packet.mutable_track_event()->set_track_uuid(track);
+    if (type == pb::TrackEvent::TYPE_SLICE_BEGIN) packet.mutable_track_event()->set_name("job");
+    add(packet);
+  };
+  describe(33, "job");
+  describe(65, "idle");  // described last: 33 is found as the default, not as the last described
+  slice(10, pb::TrackEvent::TYPE_SLICE_BEGIN, 0, true);  // on the default track, 33
+  slice(20, pb::TrackEvent::TYPE_SLICE_END, 0, false);
+  describe(49, "job");  // 33's entry, reused
+  slice(30, pb::TrackEvent::TYPE_SLICE_BEGIN, 49, false);
+  slice(40, pb::TrackEvent::TYPE_SLICE_END, 49, false);
+  std::vector<std::string> seen;
+  StatusOr<TraceFileInfo> info = ReadTraceText(
+      bytes, "t.pftrace",
+      [&](const TraceEvent& e) {
+        seen.push_back(std::string(1, e.phase) + " " + std::string(e.id) + " " +
+                       std::to_string(*e.ts_ns));
+      },
+      TraceReadOptions{});
+  ASSERT_TRUE(info.ok()) << info.status().message();
+  EXPECT_EQ(seen, (std::vector<std::string>{"b 0x21 10", "e 0x21 20", "b 0x31 30", "e 0x31 40"}));
+  // Then the default track again: described no more.
+  const size_t last = bytes.size();
+  slice(50, pb::TrackEvent::TYPE_SLICE_BEGIN, 0, false);
+  info = ReadTraceText(
+      bytes, "t.pftrace", [](const TraceEvent&) {}, TraceReadOptions{});
+  ASSERT_FALSE(info.ok());
+  EXPECT_EQ(info.status().message(),
+            "t.pftrace: byte " + std::to_string(last) + ": track 33 has no descriptor");
 }
 
 }  // namespace

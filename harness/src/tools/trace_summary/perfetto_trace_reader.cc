@@ -1,7 +1,8 @@
 #include "tools/trace_summary/perfetto_trace_reader.h"
 
-#include <charconv>
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -101,6 +102,11 @@ class FieldReader {
       out = *at_++;
       return true;
     }
+    if (end_ - at_ >= 2 && at_[1] < 0x80) {  // most timestamps: two
+      out = static_cast<uint64_t>(at_[0] & 0x7f) | static_cast<uint64_t>(at_[1]) << 7;
+      at_ += 2;
+      return true;
+    }
     uint64_t result = 0;
     for (int shift = 0; shift < 64 && at_ < end_; shift += 7) {
       const uint8_t byte = *at_++;
@@ -121,6 +127,22 @@ class FieldReader {
   const uint8_t* end_;
   bool failed_ = false;
 };
+
+// `value` in hexadecimal ("0x2a") at `out` (room for 18 characters); the
+// characters' count. Hexadecimal, as the JSON's ids, and cheaper than
+// decimal: no division per digit.
+uint8_t Hex(uint64_t value, char* out) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  const int bits = value == 0 ? 4 : 64 - __builtin_clzll(value);
+  const uint8_t n = static_cast<uint8_t>(2 + (bits + 3) / 4);
+  out[0] = '0';
+  out[1] = 'x';
+  for (uint8_t i = n; i > 2; --i) {
+    out[i - 1] = kDigits[value & 15];
+    value >>= 4;
+  }
+  return n;
+}
 
 // A varint at `data`: its value and length (0: none there yet).
 size_t PeekVarint(std::string_view data, uint64_t& value) {
@@ -143,7 +165,11 @@ struct Track {
   int64_t tid = 0;
   std::string name;
   uint64_t uuid = 0;
-  int64_t depth = 0;  // slices open on a track under the process
+  int64_t depth = 0;       // slices open on a track under the process
+  bool a_default = false;  // some sequence's default_track_ptr may point here
+  // The uuid in hexadecimal, a task's id (written at its first slice).
+  uint8_t id_size = 0;
+  char id_text[23];
   // Slices still open on a track under a thread: they become 'X' at their end.
   struct Open {
     int64_t ts_ns;
@@ -153,25 +179,31 @@ struct Track {
   std::vector<Open> open;
 };
 
+// An interned string, and a number for it unique in the reader (its
+// TraceEvent::name_key): a definition that replaces it gets another.
+struct Interned {
+  std::string text;
+  uint32_t key = 0;  // 0: not defined
+};
+
 // Interned strings by iid. Writers number them from 1 up, so a vector
 // indexed by iid is the common case; a sparse or huge iid goes to the map.
 class InternTable {
  public:
-  void Set(uint64_t iid, std::string_view value) {
+  void Set(uint64_t iid, std::string_view value, uint32_t key) {
+    Interned* entry;
     if (iid < kDenseLimit) {
-      if (iid >= dense_.size()) {
-        dense_.resize(iid + 1);
-        defined_.resize(iid + 1);
-      }
-      dense_[iid].assign(value);
-      defined_[iid] = true;
+      if (iid >= dense_.size()) dense_.resize(iid + 1);
+      entry = &dense_[iid];
     } else {
-      sparse_[iid] = std::string(value);
+      entry = &sparse_[iid];
     }
+    entry->text.assign(value);
+    entry->key = key;
   }
   // The string of `iid`, or nullptr if it is not defined.
-  const std::string* Find(uint64_t iid) const {
-    if (iid < dense_.size()) return defined_[iid] ? &dense_[iid] : nullptr;
+  const Interned* Find(uint64_t iid) const {
+    if (iid < dense_.size()) return dense_[iid].key != 0 ? &dense_[iid] : nullptr;
     if (sparse_.empty()) return nullptr;
     const auto it = sparse_.find(iid);
     return it == sparse_.end() ? nullptr : &it->second;
@@ -179,9 +211,8 @@ class InternTable {
 
  private:
   static constexpr uint64_t kDenseLimit = 1 << 20;
-  std::vector<std::string> dense_;
-  std::vector<bool> defined_;
-  std::unordered_map<uint64_t, std::string> sparse_;
+  std::vector<Interned> dense_;
+  std::unordered_map<uint64_t, Interned> sparse_;
 };
 
 struct Sequence {
@@ -191,9 +222,8 @@ struct Sequence {
   std::optional<uint32_t> default_clock;
   uint64_t default_track = 0;
   uint32_t incremental_clock = 0;  // 0: none
-  // The default track's entry, valid while no track was erased since.
+  // The default track's entry (reset when that track is erased).
   Track* default_track_ptr = nullptr;
-  uint64_t default_track_generation = 0;
   uint64_t incremental_value = 0;
   int64_t incremental_offset = 0;  // incremental clock to BOOTTIME
 };
@@ -205,19 +235,26 @@ class PerfettoReader {
   }
 
   StatusOr<TraceFileInfo> Run(json::ByteSource source, size_t chunk_bytes) {
-    std::string buffer;
-    size_t start = 0;  // of the unread bytes in `buffer`
+    // The unread bytes are [start, end) of `buffer`. Not a std::string: its
+    // resize() zeroed every chunk before the read overwrote it.
+    size_t capacity = chunk_bytes + 16;
+    std::unique_ptr<char[]> buffer(new char[capacity]);
+    size_t start = 0;
+    size_t end = 0;
     bool ended = false;
     while (true) {
       // Whole packets first.
       while (true) {
-        const std::string_view rest(buffer.data() + start, buffer.size() - start);
+        const std::string_view rest(buffer.get() + start, end - start);
         if (rest.empty()) break;
         if (rest[0] != '\x0A') {
           return Error(offset_, "not a Perfetto trace (expected a packet, field 1)");
         }
         uint64_t length = 0;
-        const size_t header = PeekVarint(rest.substr(1), length);
+        // Most packets are shorter than 128 bytes: a one-byte length.
+        const size_t header = rest.size() >= 2 && static_cast<uint8_t>(rest[1]) < 0x80
+                                  ? (length = static_cast<uint8_t>(rest[1]), 1)
+                                  : PeekVarint(rest.substr(1), length);
         if (header == 0) {
           if (rest.size() > 11) return Error(offset_, "bad packet length");
           break;
@@ -226,28 +263,38 @@ class PerfettoReader {
           return Error(offset_, "packet of " + std::to_string(length) + " bytes (too large)");
         }
         if (rest.size() < 1 + header + length) break;
-        if (Status s = Packet(rest.substr(1 + header, length)); !s.ok()) return s;
+        if (!Packet(rest.substr(1 + header, length))) return failure_;
         start += 1 + header + length;
         offset_ += 1 + header + length;
       }
       if (ended) break;
-      buffer.erase(0, start);
-      start = 0;
-      const size_t had = buffer.size();
-      buffer.resize(had + chunk_bytes);
-      StatusOr<size_t> got = source(buffer.data() + had, chunk_bytes);
+      // Room for a chunk after the unread bytes (a packet's start).
+      const size_t unread = end - start;
+      if (capacity - end < chunk_bytes) {
+        if (unread + chunk_bytes > capacity) {
+          capacity = std::max(2 * capacity, unread + chunk_bytes);
+          std::unique_ptr<char[]> larger(new char[capacity]);
+          std::memcpy(larger.get(), buffer.get() + start, unread);
+          buffer = std::move(larger);
+        } else {
+          std::memmove(buffer.get(), buffer.get() + start, unread);
+        }
+        start = 0;
+        end = unread;
+      }
+      StatusOr<size_t> got = source(buffer.get() + end, chunk_bytes);
       if (!got.ok()) return got.status().WithContext(name_);
-      buffer.resize(had + *got);
+      end += *got;
       info_.bytes += *got;
       if (*got == 0) ended = true;
     }
-    if (start < buffer.size() || (saw_info_ && !saw_totals_)) {
+    if (start < end || (saw_info_ && !saw_totals_)) {
       // A cut between two packets leaves whole packets only: benchprof's
       // trace then lacks its totals, which it writes last.
       info_.truncated = true;
       info_.truncation = "byte " + std::to_string(offset_) +
-                         (start < buffer.size() ? ": the file ends inside a packet"
-                                                : ": the file ends before the trace's totals");
+                         (start < end ? ": the file ends inside a packet"
+                                      : ": the file ends before the trace's totals");
       if (info_.events == 0) {
         return Status::Error(name_ + ": " + info_.truncation + " before any complete event");
       }
@@ -262,7 +309,10 @@ class PerfettoReader {
     return Status::Error(name_ + ": byte " + std::to_string(offset) + ": " + problem);
   }
 
-  Status Packet(std::string_view packet) {
+  // Packet(), Descriptor() and Event() return false on a failure, kept in
+  // failure_: a Status (a std::string) returned per packet was a tenth of
+  // the reading.
+  bool Packet(std::string_view packet) {
     FieldReader fields(packet);
     Field f;
     uint64_t timestamp = 0;
@@ -328,33 +378,46 @@ class PerfettoReader {
           break;
       }
     }
-    if (fields.failed()) return Error(offset_, "not a Perfetto trace (a packet is not protobuf)");
-    if (last_sequence_ == nullptr || sequence_id != last_sequence_id_) {
-      last_sequence_ = &sequences_[sequence_id];  // nodes stay put as the map grows
-      last_sequence_id_ = sequence_id;
+    if (fields.failed()) return Fail(offset_, "not a Perfetto trace (a packet is not protobuf)");
+    if (event.empty() && interned.empty() && defaults.empty() && snapshot.empty() && flags == 0) {
+      // A descriptor alone (a task's track): nothing of a sequence's.
+      return descriptor.empty() || Descriptor(descriptor);
     }
-    Sequence& seq = *last_sequence_;
+    Sequence& seq = SequenceOf(sequence_id);
     if (flags & kSequenceCleared) seq = Sequence();
     if (!interned.empty()) Intern(seq, interned);
     if (!defaults.empty()) Defaults(seq, defaults);
     if (!snapshot.empty()) Snapshot(seq, snapshot);
     if (!descriptor.empty()) {
-      if (Status s = Descriptor(descriptor); !s.ok()) return s;
+      if (!Descriptor(descriptor)) return false;
     }
-    if (event.empty()) return Status();
-    if (!has_timestamp) return Error(offset_, "track event without a timestamp");
+    if (event.empty()) return true;
+    if (!has_timestamp) return Fail(offset_, "track event without a timestamp");
     const uint32_t clock_id = clock.value_or(seq.default_clock.value_or(kBootTime));
     int64_t ts;
     if (clock_id == seq.incremental_clock && clock_id != 0) {
       seq.incremental_value += timestamp;
       ts = static_cast<int64_t>(seq.incremental_value) + seq.incremental_offset;
     } else if (clock_id >= 64) {
-      return Error(offset_, "clock " + std::to_string(clock_id) + " is not defined on sequence " +
-                                std::to_string(sequence_id));
+      return Fail(offset_, "clock " + std::to_string(clock_id) + " is not defined on sequence " +
+                               std::to_string(sequence_id));
     } else {
       ts = static_cast<int64_t>(timestamp);
     }
     return Event(seq, event, ts);
+  }
+
+  // The state of sequence `id`. Writers number sequences from 1 up.
+  Sequence& SequenceOf(uint32_t id) {
+    if (id < sequence_by_id_.size() && sequence_by_id_[id] != nullptr) {
+      return *sequence_by_id_[id];
+    }
+    Sequence& seq = sequences_[id];  // nodes stay put as the map grows
+    if (id < kDenseSequences) {
+      if (id >= sequence_by_id_.size()) sequence_by_id_.resize(id + 1, nullptr);
+      sequence_by_id_[id] = &seq;
+    }
+    return seq;
   }
 
   void Intern(Sequence& seq, std::string_view interned) {
@@ -375,7 +438,8 @@ class PerfettoReader {
         if (g.number == 1) iid = g.value;
         if (g.number == 2) name = g.bytes;
       }
-      table->Set(iid, name);
+      // Keys for names only: the summary interns names, not categories.
+      table->Set(iid, name, table == &seq.names ? next_name_key_++ : 1);
     }
   }
 
@@ -426,7 +490,7 @@ class PerfettoReader {
     }
   }
 
-  Status Descriptor(std::string_view descriptor) {
+  bool Descriptor(std::string_view descriptor) {
     FieldReader fields(descriptor);
     Field f;
     uint64_t uuid = 0, parent = 0;
@@ -456,10 +520,16 @@ class PerfettoReader {
           break;
       }
     }
-    if (fields.failed()) return Error(offset_, "a track descriptor is not protobuf");
-    Track& track = tracks_[uuid];
+    if (fields.failed()) return Fail(offset_, "a track descriptor is not protobuf");
+    Track& track = TrackFor(uuid);
     track.uuid = uuid;
-    track.name = std::string(name);
+    // Task tracks come and go with the same few names: most often the
+    // (recycled) entry holds it already.
+    if (std::string_view(track.name) != name) track.name.assign(name);
+    // A track is described just before its first use (a task's, at its
+    // begin): that use then finds it without a lookup.
+    last_track_ = &track;
+    last_track_uuid_ = uuid;
     if (!process.empty()) {
       track.kind = TrackKind::kProcess;
       FieldReader p(process);
@@ -482,14 +552,13 @@ class PerfettoReader {
       if (!thread_name.empty()) Metadata("thread_name", track.tid, thread_name);
     } else if (counter) {
       track.kind = TrackKind::kCounterTrack;
-    } else if (const auto up = tracks_.find(parent);
-               up != tracks_.end() && up->second.kind == TrackKind::kThread) {
+    } else if (const Track* up = Parent(parent); up != nullptr && up->kind == TrackKind::kThread) {
       track.kind = TrackKind::kUnderThread;
-      track.tid = up->second.tid;
+      track.tid = up->tid;
     } else {
       track.kind = TrackKind::kUnderProcess;
     }
-    return Status();
+    return true;
   }
 
   // The event to fill in, every field reset. One object reused: building a
@@ -498,6 +567,7 @@ class PerfettoReader {
     TraceEvent& e = event_;
     e.phase = 0;
     e.name = {};
+    e.name_key = 0;
     e.category = {};
     e.pid = 0;
     e.tid = 0;
@@ -528,9 +598,7 @@ class PerfettoReader {
   }
 
   // The name an interned id stands for on `seq`; nullptr if undefined.
-  static const std::string* Lookup(const InternTable& table, uint64_t iid) {
-    return table.Find(iid);
-  }
+  static const Interned* Lookup(const InternTable& table, uint64_t iid) { return table.Find(iid); }
 
   // The debug annotations of a "benchprof: ..." instant as JSON members.
   void Annotations(const Sequence& seq, std::string_view event, json::Value::Members& into) {
@@ -545,7 +613,7 @@ class PerfettoReader {
       while (annotation.Next(g)) {
         switch (g.number) {
           case 1:
-            if (const std::string* name = Lookup(seq.annotation_names, g.value)) key = *name;
+            if (const Interned* name = Lookup(seq.annotation_names, g.value)) key = name->text;
             break;
           case 10:
             key = std::string(g.bytes);
@@ -576,13 +644,13 @@ class PerfettoReader {
     }
   }
 
-  Status Event(Sequence& seq, std::string_view event, int64_t ts) {
+  bool Event(Sequence& seq, std::string_view event, int64_t ts) {
     FieldReader fields(event);
     Field f;
     uint64_t type = 0;
     uint64_t track_uuid = seq.default_track;
-    const std::string* name = nullptr;
-    const std::string* category = nullptr;
+    const Interned* name = nullptr;
+    const Interned* category = nullptr;
     std::string_view literal_name;
     bool has_annotations = false;
     std::optional<double> value;
@@ -593,12 +661,12 @@ class PerfettoReader {
       bool ok = true;
       if (fields.At(0x18) && (ok = fields.ReadVarint(v))) {
         category = Lookup(seq.categories, v);
-        if (category == nullptr) return UndefinedIid("category", v);
+        if (category == nullptr) return FailUndefinedIid("category", v);
       }
       if (ok && fields.At(0x48)) ok = fields.ReadVarint(type);
       if (ok && fields.At(0x50) && (ok = fields.ReadVarint(v))) {
         name = Lookup(seq.names, v);
-        if (name == nullptr) return UndefinedIid("event name", v);
+        if (name == nullptr) return FailUndefinedIid("event name", v);
       }
       if (ok && fields.At(0x58)) ok = fields.ReadVarint(track_uuid);
       if (!ok || !fields.at_end()) {
@@ -619,7 +687,7 @@ class PerfettoReader {
           break;
         case 10:
           name = Lookup(seq.names, f.value);
-          if (name == nullptr) return UndefinedIid("event name", f.value);
+          if (name == nullptr) return FailUndefinedIid("event name", f.value);
           break;
         case 23:
           literal_name = f.bytes;
@@ -627,7 +695,7 @@ class PerfettoReader {
         case 3:
           if (category == nullptr) {
             category = Lookup(seq.categories, f.value);
-            if (category == nullptr) return UndefinedIid("category", f.value);
+            if (category == nullptr) return FailUndefinedIid("category", f.value);
           }
           break;
         case 30:
@@ -643,29 +711,26 @@ class PerfettoReader {
           break;
       }
     }
-    if (fields.failed()) return Error(offset_, "a track event is not protobuf");
+    if (fields.failed()) return Fail(offset_, "a track event is not protobuf");
     // Most events are on their sequence's default track; the others mostly
     // on the track of the event before.
     Track* found = nullptr;
-    if (track_uuid == seq.default_track && seq.default_track_generation == erasures_ &&
-        seq.default_track_ptr != nullptr) {
+    if (track_uuid == seq.default_track && seq.default_track_ptr != nullptr) {
       found = seq.default_track_ptr;
-    } else if (last_track_ != nullptr && track_uuid == last_track_uuid_ &&
-               last_track_generation_ == erasures_) {
+    } else if (last_track_ != nullptr && track_uuid == last_track_uuid_) {
       found = last_track_;
     } else {
       const auto it = tracks_.find(track_uuid);
       if (it == tracks_.end()) {
-        return Error(offset_, "track " + std::to_string(track_uuid) + " has no descriptor");
+        return Fail(offset_, "track " + std::to_string(track_uuid) + " has no descriptor");
       }
       found = &it->second;  // nodes stay put as the map grows
       if (track_uuid == seq.default_track) {
         seq.default_track_ptr = found;
-        seq.default_track_generation = erasures_;
+        found->a_default = true;
       } else {
         last_track_ = found;
         last_track_uuid_ = track_uuid;
-        last_track_generation_ = erasures_;
       }
     }
     Track& track = *found;
@@ -673,8 +738,13 @@ class PerfettoReader {
     e.pid = pid_;
     e.tid = track.tid;
     e.ts_ns = ts;
-    e.name = name != nullptr ? std::string_view(*name) : literal_name;
-    e.category = category != nullptr ? std::string_view(*category) : std::string_view();
+    if (name != nullptr) {
+      e.name = name->text;
+      e.name_key = name->key;
+    } else {
+      e.name = literal_name;
+    }
+    e.category = category != nullptr ? std::string_view(category->text) : std::string_view();
     switch (track.kind) {
       case TrackKind::kThread:
         if (type == kSliceBegin || type == kSliceEnd) {
@@ -692,15 +762,15 @@ class PerfettoReader {
             }
           }
         } else {
-          return Status();
+          return true;
         }
         break;
       case TrackKind::kUnderThread:
         if (type == kSliceBegin) {
           track.open.push_back({ts, std::string(e.name), std::string(e.category)});
-          return Status();
+          return true;
         }
-        if (type != kSliceEnd || track.open.empty()) return Status();
+        if (type != kSliceEnd || track.open.empty()) return true;
         {
           Track::Open open = std::move(track.open.back());
           track.open.pop_back();
@@ -708,31 +778,37 @@ class PerfettoReader {
           e.ts_ns = open.ts_ns;
           e.dur_ns = ts - open.ts_ns;
           e.name = open.name;
+          e.name_key = 0;
           e.category = open.category;
           Deliver(e);
         }
-        return Status();
+        return true;
       case TrackKind::kUnderProcess:
-        if (type != kSliceBegin && type != kSliceEnd) return Status();
+        if (type != kSliceBegin && type != kSliceEnd) return true;
         e.phase = type == kSliceBegin ? 'b' : 'e';
-        {
-          const auto end = std::to_chars(id_text_, id_text_ + sizeof id_text_, track.uuid).ptr;
-          e.id = std::string_view(id_text_, static_cast<size_t>(end - id_text_));
-        }
+        if (track.id_size == 0) track.id_size = Hex(track.uuid, track.id_text);
+        e.id = std::string_view(track.id_text, track.id_size);
         e.kind = "task";
-        if (e.name.empty() && type == kSliceBegin) e.name = track.name;
+        if (type == kSliceBegin) {
+          if (e.name.empty()) {
+            e.name = track.name;
+            e.name_key = 0;
+          }
+          // The writer leaves a task's slice, the only one on its track,
+          // without one.
+          if (category == nullptr) e.category = "task";
+        }
         track.depth += type == kSliceBegin ? 1 : -1;
         if (track.depth == 0) {
           // A task's slice has ended: memory stays with the open tasks. (A
           // writer that uses the track again describes it again.)
-          Deliver(e);
-          tracks_.erase(track.uuid);
-          ++erasures_;
-          return Status();
+          Deliver(e);  // before the track (and the id in it) goes
+          Forget(track);
+          return true;
         }
         break;
       case TrackKind::kCounterTrack:
-        if (type != kCounter || !value) return Status();
+        if (type != kCounter || !value) return true;
         e.phase = 'C';
         if (track.name.starts_with("CPU ")) {
           e.category = "cpu";
@@ -743,52 +819,108 @@ class PerfettoReader {
         } else if (track.name == "allocated bytes") {
           e.category = "memory";
           e.name = "allocations";
+          e.name_key = 0;
         } else if (track.name == "allocated objects") {
-          return Status();  // the JSON's allocations event holds both
+          return true;  // the JSON's allocations event holds both
         } else {
           e.category = "counter";
         }
-        if (e.name.empty()) e.name = track.name;
+        if (e.name.empty()) {
+          e.name = track.name;
+          e.name_key = 0;
+        }
         break;
       case TrackKind::kProcess:
         if (type == kInstant &&
             (e.name == "benchprof: trace info" || e.name == "benchprof: trace totals")) {
           Annotations(seq, event, other_data_);
           (e.name == "benchprof: trace info" ? saw_info_ : saw_totals_) = true;
-          return Status();
+          return true;
         }
-        if (type != kInstant) return Status();
+        if (type != kInstant) return true;
         e.phase = 'i';
         e.tid = pid_;
         break;
     }
     Deliver(e);
-    return Status();
+    return true;
   }
 
-  Status UndefinedIid(std::string_view what, uint64_t iid) const {
-    return Error(offset_, std::string(what) + " iid " + std::to_string(iid) +
-                              " is not defined on its sequence");
+  // The entry of track `uuid`, added if new: a recycled one if there is one
+  // (a task's track is added and erased per task; allocating each was a
+  // tenth of the reading).
+  Track& TrackFor(uint64_t uuid) {
+    if (const auto it = tracks_.find(uuid); it != tracks_.end()) return it->second;
+    if (spare_tracks_.empty()) return tracks_[uuid];
+    auto node = std::move(spare_tracks_.back());
+    spare_tracks_.pop_back();
+    node.key() = uuid;
+    Track& track = node.mapped();
+    track.kind = TrackKind::kUnderProcess;
+    track.tid = 0;
+    track.depth = 0;
+    track.a_default = false;
+    track.id_size = 0;
+    track.open.clear();  // the name is overwritten by the caller
+    return tracks_.insert(std::move(node)).position->second;
+  }
+
+  // The entry of the parent track `uuid`, or nullptr. Tasks' tracks all
+  // have the process's as their parent.
+  const Track* Parent(uint64_t uuid) {
+    if (last_parent_ == nullptr || last_parent_uuid_ != uuid) {
+      const auto it = tracks_.find(uuid);
+      if (it == tracks_.end()) return nullptr;
+      last_parent_ = &it->second;
+      last_parent_uuid_ = uuid;
+    }
+    return last_parent_;
+  }
+
+  // Erases `track`, and the cached pointers to it.
+  void Forget(Track& track) {
+    if (last_track_ == &track) last_track_ = nullptr;
+    if (last_parent_ == &track) last_parent_ = nullptr;
+    if (track.a_default) {
+      for (auto& [id, seq] : sequences_) {
+        if (seq.default_track_ptr == &track) seq.default_track_ptr = nullptr;
+      }
+    }
+    auto node = tracks_.extract(track.uuid);
+    if (spare_tracks_.size() < kSpareTracks) spare_tracks_.push_back(std::move(node));
+  }
+
+  bool Fail(uint64_t offset, const std::string& problem) {
+    failure_ = Error(offset, problem);
+    return false;
+  }
+
+  bool FailUndefinedIid(std::string_view what, uint64_t iid) {
+    return Fail(offset_, std::string(what) + " iid " + std::to_string(iid) +
+                             " is not defined on its sequence");
   }
 
   const std::string& name_;
   const TraceEventSink& sink_;
+  Status failure_;  // why Packet() returned false
   TraceFileInfo info_;
   TraceEvent event_;
   json::Value::Members other_data_;  // from the "benchprof: trace ..." instants
   bool saw_info_ = false;            // benchprof's first instant...
   bool saw_totals_ = false;          // ...and its last
-  uint64_t offset_ = 0;  // of the packet being read
+  uint64_t offset_ = 0;              // of the packet being read
   int64_t pid_ = 0;
   std::unordered_map<uint32_t, Sequence> sequences_;
-  Sequence* last_sequence_ = nullptr;
-  uint32_t last_sequence_id_ = 0;
+  static constexpr uint32_t kDenseSequences = 1 << 16;
+  std::vector<Sequence*> sequence_by_id_;  // sequences_ by id, below kDenseSequences
+  uint32_t next_name_key_ = 1;
+  uint64_t last_parent_uuid_ = 0;
+  const Track* last_parent_ = nullptr;
   uint64_t last_track_uuid_ = 0;
   Track* last_track_ = nullptr;
-  uint64_t last_track_generation_ = 0;
-  uint64_t erasures_ = 0;  // of tracks: cached entries older than this are stale
-  char id_text_[24];       // a task's id for the event being delivered
   std::unordered_map<uint64_t, Track> tracks_;
+  static constexpr size_t kSpareTracks = 64;
+  std::vector<std::unordered_map<uint64_t, Track>::node_type> spare_tracks_;  // erased, for reuse
 };
 
 }  // namespace

@@ -6,7 +6,7 @@
 //   - a slice on a track under a thread's (benchmark runs, blocked) is one
 //     'X' on that thread, given at its end;
 //   - a slice on a track under the process (a task) is 'b'/'e' with the
-//     track's uuid as its id and kind "task";
+//     track's uuid as its id (in hexadecimal, "0x15") and kind "task";
 //   - counter values: "CPU ..." tracks are 'C' with category "cpu" and
 //     busy, "CPUs" is category "process", "allocated bytes" is the
 //     allocations counter ("allocated objects" goes with it, not apart);

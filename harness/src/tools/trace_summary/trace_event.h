@@ -26,6 +26,11 @@ struct TraceEvent {
   std::string_view category;  // "cat"; "" if absent
   int64_t pid = 0;            // "pid"; 0 if absent
   int64_t tid = 0;            // "tid"; 0 if absent
+  // Nonzero: a number the reader gives the same `name` every time (an
+  // interned string of a Perfetto trace), so that a consumer can find what
+  // it keeps for the name by number instead of by hashing its text; 0:
+  // none. Only a hint: another reader may give the number to another name.
+  uint32_t name_key = 0;
   // "ts" and "dur" (microseconds in the file) in nanoseconds, rounded.
   std::optional<int64_t> ts_ns;
   std::optional<int64_t> dur_ns;

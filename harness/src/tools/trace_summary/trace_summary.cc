@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace benchprof::trace_summary {
@@ -34,26 +35,63 @@ std::pair<std::string_view, int64_t> ParseCpuCounterName(std::string_view name) 
   return {name.substr(0, open), tid};
 }
 
+// The bytes at `p`, `n` of them (1..8), as one word.
+inline uint64_t LoadShort(const char* p, size_t n) {
+  if (n >= 4) {
+    uint32_t lo, hi;
+    std::memcpy(&lo, p, 4);
+    std::memcpy(&hi, p + n - 4, 4);
+    return static_cast<uint64_t>(hi) << 32 | lo;
+  }
+  uint64_t v = 0;
+  for (size_t i = 0; i < n; ++i) v = v << 8 | static_cast<uint8_t>(p[i]);
+  return v;
+}
+
+// a == b for the short strings the summary compares per event (names, ids),
+// without a call to memcmp.
+inline bool SameBytes(std::string_view a, std::string_view b) {
+  const size_t n = a.size();
+  if (n != b.size()) return false;
+  if (n > 16) return std::memcmp(a.data(), b.data(), n) == 0;
+  if (n > 8) {
+    uint64_t a0, a1, b0, b1;
+    std::memcpy(&a0, a.data(), 8);
+    std::memcpy(&b0, b.data(), 8);
+    std::memcpy(&a1, a.data() + n - 8, 8);
+    std::memcpy(&b1, b.data() + n - 8, 8);
+    return a0 == b0 && a1 == b1;
+  }
+  return n == 0 || LoadShort(a.data(), n) == LoadShort(b.data(), n);
+}
+
 std::string Plural(uint64_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
 }  // namespace
 
+namespace {
+
+// The 1-based nearest rank of the `percent`-th percentile of `n` values:
+// ceil(percent * n / 100) in integers, so that e.g. p90 of 10 values is
+// exactly rank 9 (a double 0.9 * 10 could round up to rank 10).
+uint64_t NearestRank(uint64_t n, int percent) {
+  const uint64_t rank = (static_cast<uint64_t>(percent) * n + 99) / 100;
+  return std::clamp<uint64_t>(rank, 1, n);
+}
+
+}  // namespace
+
 int64_t NearestRankPercentile(const std::vector<int64_t>& sorted, int percent) {
-  const uint64_t n = sorted.size();
-  // ceil(percent * n / 100) in integers, so that e.g. p90 of 10 values is
-  // exactly rank 9 (a double 0.9 * 10 could round up to rank 10).
-  uint64_t rank = (static_cast<uint64_t>(percent) * n + 99) / 100;
-  rank = std::clamp<uint64_t>(rank, 1, n);
-  return sorted[rank - 1];
+  return sorted[NearestRank(sorted.size(), percent) - 1];
 }
 
 DurationStats SummarizeDurations(std::vector<int64_t>& durations) {
   DurationStats stats;
   if (durations.empty()) return stats;
-  std::sort(durations.begin(), durations.end());
-  stats.count = durations.size();
+  const uint64_t n = durations.size();
+  stats.count = n;
   // Saturating: a hostile file could hold millions of near-2^62 durations.
   for (const int64_t d : durations) {
     if (__builtin_add_overflow(stats.total_ns, d, &stats.total_ns)) {
@@ -61,11 +99,24 @@ DurationStats SummarizeDurations(std::vector<int64_t>& durations) {
       break;
     }
   }
-  stats.min_ns = durations.front();
-  stats.p50_ns = NearestRankPercentile(durations, 50);
-  stats.p90_ns = NearestRankPercentile(durations, 90);
-  stats.p99_ns = NearestRankPercentile(durations, 99);
-  stats.max_ns = durations.back();
+  const auto [min, max] = std::minmax_element(durations.begin(), durations.end());
+  stats.min_ns = *min;
+  stats.max_ns = *max;
+  // The three ranks' values by selection, each in what the one before left
+  // above it: the values a full sort puts there, in linear time (sorting a
+  // trace's million regions was most of the summary's work after reading).
+  auto from = durations.begin();
+  int64_t* const out[] = {&stats.p50_ns, &stats.p90_ns, &stats.p99_ns};
+  const int percents[] = {50, 90, 99};
+  for (int i = 0; i < 3; ++i) {
+    const auto at =
+        durations.begin() + static_cast<std::ptrdiff_t>(NearestRank(n, percents[i]) - 1);
+    if (at >= from) {
+      std::nth_element(from, at, durations.end());
+      from = at + 1;
+    }
+    *out[i] = *at;
+  }
   return stats;
 }
 
@@ -88,13 +139,44 @@ double TraceSummary::MeanBusyThreads() const {
   return busy / static_cast<double>(duration_ns());
 }
 
-int64_t TraceSummarizer::DurationTable::Intern(std::string_view name) {
-  const auto it = index.find(name);
-  if (it != index.end()) return it->second;
-  const auto id = static_cast<uint32_t>(names.size());
-  index.emplace(std::string(name), id);
-  names.emplace_back(name);
-  durations.emplace_back();
+size_t TraceSummarizer::TaskKeyHash::operator()(TaskKeyView k) const {
+  // Ids are short (a number in decimal or hex): a word or two of them.
+  uint64_t h = static_cast<uint64_t>(k.pid) * 0x9E3779B97F4A7C15u ^ k.id.size();
+  std::string_view id = k.id;
+  while (id.size() > 8) {
+    uint64_t word;
+    std::memcpy(&word, id.data(), 8);
+    h = (h ^ word) * 0xFF51AFD7ED558CCDu;
+    id.remove_prefix(8);
+  }
+  if (!id.empty()) h = (h ^ LoadShort(id.data(), id.size())) * 0xFF51AFD7ED558CCDu;
+  return static_cast<size_t>(h ^ h >> 29);
+}
+
+bool TraceSummarizer::TaskKeyEqual::operator()(TaskKeyView a, TaskKeyView b) const {
+  return a.pid == b.pid && SameBytes(a.id, b.id);
+}
+
+int64_t TraceSummarizer::DurationTable::Intern(std::string_view name, uint32_t key) {
+  // The key is a hint: the bytes are compared all the same, so that keys of
+  // two readers fed to one summarizer cannot mix names up.
+  if (key != 0 && key < by_key.size() && by_key[key] >= 0 &&
+      SameBytes(names[static_cast<size_t>(by_key[key])], name)) {
+    return by_key[key];
+  }
+  int32_t id;
+  if (const auto it = index.find(name); it != index.end()) {
+    id = static_cast<int32_t>(it->second);
+  } else {
+    id = static_cast<int32_t>(names.size());
+    index.emplace(std::string(name), id);
+    names.emplace_back(name);
+    durations.emplace_back();
+  }
+  if (key != 0 && key < kMaxKeys) {
+    if (key >= by_key.size()) by_key.resize(key + 1, -1);
+    by_key[key] = id;
+  }
   return id;
 }
 
@@ -122,32 +204,63 @@ void TraceSummarizer::AddDuration(DurationTable& table, int64_t index, int64_t d
 }
 
 void TraceSummarizer::AddTaskEvent(const TraceEvent& e) {
-  // Async ids are scoped by process in the Chrome format.
-  task_key_.assign(std::to_string(e.pid));
-  task_key_.push_back('/');
-  task_key_.append(e.id);
   const bool is_begin = e.phase == 'b';
-  const auto it = pending_tasks_.find(task_key_);
-  if (it == pending_tasks_.end()) {
-    const int64_t type = e.name.empty() && !is_begin ? -1 : tasks_.Intern(e.name);
-    pending_tasks_.emplace(task_key_, PendingTask{*e.ts_ns, type, is_begin});
+  // The open tasks are usually a few (one per worker): a short list
+  // searched in order costs less than a hash table's allocations.
+  PendingTask* pending = nullptr;
+  size_t few = 0;
+  for (; few < few_tasks_.size(); ++few) {
+    if (few_tasks_[few].pid == e.pid && SameBytes(few_tasks_[few].Id(), e.id)) {
+      pending = &few_tasks_[few].task;
+      break;
+    }
+  }
+  auto many = pending_tasks_.end();
+  if (pending == nullptr && !pending_tasks_.empty()) {
+    many = pending_tasks_.find(TaskKeyView{e.pid, e.id});
+    if (many != pending_tasks_.end()) pending = &many->second;
+  }
+  if (pending == nullptr) {
+    const PendingTask task{
+        *e.ts_ns, e.name.empty() && !is_begin ? -1 : tasks_.Intern(e.name, e.name_key), is_begin};
+    if (few_tasks_.size() < kFewTasks && e.id.size() <= sizeof(OpenTask::id)) {
+      OpenTask& open = few_tasks_.emplace_back();
+      open.pid = e.pid;
+      open.task = task;
+      open.id_size = static_cast<uint8_t>(e.id.size());
+      std::memcpy(open.id, e.id.data(), e.id.size());
+    } else {
+      pending_tasks_.emplace(TaskKey{e.pid, std::string(e.id)}, task);
+    }
     return;
   }
-  PendingTask& pending = it->second;
-  if (pending.is_begin == is_begin) {
+  if (pending->is_begin == is_begin) {
     // A second begin (or end) for the same id: the first one lost its
     // partner. Keep the newer one, which may still be matched.
     ++(is_begin ? task_begins_unmatched_ : task_ends_unmatched_);
-    pending =
-        PendingTask{*e.ts_ns, e.name.empty() && !is_begin ? -1 : tasks_.Intern(e.name), is_begin};
+    *pending = PendingTask{
+        *e.ts_ns, e.name.empty() && !is_begin ? -1 : tasks_.Intern(e.name, e.name_key), is_begin};
     return;
   }
   // The task type is the begin's name (an end may omit it).
-  const int64_t type = is_begin ? tasks_.Intern(e.name) : pending.type;
-  const int64_t begin_ns = is_begin ? *e.ts_ns : pending.ts_ns;
-  const int64_t end_ns = is_begin ? pending.ts_ns : *e.ts_ns;
+  const int64_t type = is_begin ? tasks_.Intern(e.name, e.name_key) : pending->type;
+  const int64_t begin_ns = is_begin ? *e.ts_ns : pending->ts_ns;
+  const int64_t end_ns = is_begin ? pending->ts_ns : *e.ts_ns;
   AddDuration(tasks_, type, end_ns - begin_ns);
-  pending_tasks_.erase(it);
+  if (many != pending_tasks_.end()) {
+    pending_tasks_.erase(many);
+  } else {
+    if (few + 1 != few_tasks_.size()) few_tasks_[few] = few_tasks_.back();
+    few_tasks_.pop_back();
+  }
+}
+
+std::vector<TraceSummarizer::OpenSpan>& TraceSummarizer::StackOf(int64_t pid, int64_t tid) {
+  if (last_stack_ == nullptr || last_thread_.first != pid || last_thread_.second != tid) {
+    last_thread_ = {pid, tid};
+    last_stack_ = &stacks_[last_thread_];
+  }
+  return *last_stack_;
 }
 
 void TraceSummarizer::Add(const TraceEvent& e) {
@@ -169,14 +282,14 @@ void TraceSummarizer::Add(const TraceEvent& e) {
 
   switch (e.phase) {
     case 'B': {
-      const int64_t region = e.category == "region" ? regions_.Intern(e.name) : -1;
-      stacks_[{e.pid, e.tid}].push_back({ts, region});
+      const int64_t region = e.category == "region" ? regions_.Intern(e.name, e.name_key) : -1;
+      StackOf(e.pid, e.tid).push_back({ts, region});
       return;
     }
     case 'E': {
       // An E closes the most recent open B of its thread, whatever its name
       // (the Chrome format lets E omit name and category).
-      std::vector<OpenSpan>& stack = stacks_[{e.pid, e.tid}];
+      std::vector<OpenSpan>& stack = StackOf(e.pid, e.tid);
       if (stack.empty()) {
         ++span_ends_unmatched_;
         return;
@@ -323,6 +436,9 @@ void TraceSummarizer::CountUnmatched(TraceSummary& s) const {
   s.unmatched.task_ends = task_ends_unmatched_;
   for (const auto& [key, pending] : pending_tasks_) {
     ++(pending.is_begin ? s.unmatched.task_begins : s.unmatched.task_ends);
+  }
+  for (const OpenTask& open : few_tasks_) {
+    ++(open.task.is_begin ? s.unmatched.task_begins : s.unmatched.task_ends);
   }
 }
 

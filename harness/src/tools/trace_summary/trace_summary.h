@@ -54,8 +54,9 @@ struct DurationStats {
 // p90 = p99 = 40.
 int64_t NearestRankPercentile(const std::vector<int64_t>& sorted, int percent);
 
-// Sorts `durations` (in place, ascending) and returns their count, total,
-// min, nearest-rank p50/p90/p99 and max; all zero when empty.
+// The count, total, min, nearest-rank p50/p90/p99 and max of `durations`
+// (reordered in place, not sorted: the percentiles are selected in linear
+// time); all zero when empty.
 DurationStats SummarizeDurations(std::vector<int64_t>& durations);
 
 // One task type or region name and its durations.
@@ -159,8 +160,13 @@ class TraceSummarizer {
     NameIndex index;
     std::vector<std::string> names;
     std::vector<std::vector<int64_t>> durations;
+    // The index by TraceEvent::name_key (-1: not seen yet), so that a
+    // reader's interned names cost no hashing.
+    std::vector<int32_t> by_key;
+    static constexpr uint32_t kMaxKeys = 1 << 20;  // past it, names are hashed
 
-    int64_t Intern(std::string_view name);  // the index of `name`, added if new
+    // The index of `name`, added if new; `key` is its TraceEvent::name_key.
+    int64_t Intern(std::string_view name, uint32_t key = 0);
     std::vector<NamedDurations> Summarize();
   };
 
@@ -178,6 +184,8 @@ class TraceSummarizer {
     double busy;
   };
 
+  // The open spans of thread `tid` of `pid`.
+  std::vector<OpenSpan>& StackOf(int64_t pid, int64_t tid);
   void AddDuration(DurationTable& table, int64_t index, int64_t duration_ns);
   void AddTaskEvent(const TraceEvent& event);
   void ReadOtherData(const TraceFileInfo& info, TraceSummary& s) const;
@@ -188,7 +196,40 @@ class TraceSummarizer {
   DurationTable regions_;
   DurationTable tasks_;
   std::map<std::pair<int64_t, int64_t>, std::vector<OpenSpan>> stacks_;  // by (pid, tid)
-  std::unordered_map<std::string, PendingTask> pending_tasks_;           // by pid '/' id
+  // The stack of the last B or E's thread: a thread's events come in runs
+  // (the writer streams per-thread buffers). Map nodes stay put.
+  std::pair<int64_t, int64_t> last_thread_{0, 0};
+  std::vector<OpenSpan>* last_stack_ = nullptr;
+  // Tasks by (pid, id): async ids are scoped by process in the Chrome
+  // format. Found by a view of the event's id, without building a key.
+  struct TaskKeyView {
+    int64_t pid;
+    std::string_view id;
+  };
+  struct TaskKey {
+    int64_t pid;
+    std::string id;
+    operator TaskKeyView() const { return {pid, id}; }
+  };
+  struct TaskKeyHash {
+    using is_transparent = void;
+    size_t operator()(TaskKeyView k) const;
+  };
+  struct TaskKeyEqual {
+    using is_transparent = void;
+    bool operator()(TaskKeyView a, TaskKeyView b) const;
+  };
+  struct OpenTask {
+    int64_t pid;
+    PendingTask task;
+    uint8_t id_size;
+    char id[23];  // ids longer than this go to pending_tasks_
+    std::string_view Id() const { return {id, id_size}; }
+  };
+  static constexpr size_t kFewTasks = 16;
+  std::vector<OpenTask> few_tasks_;  // the first kFewTasks open tasks...
+  std::unordered_map<TaskKey, PendingTask, TaskKeyHash, TaskKeyEqual>
+      pending_tasks_;  // ...the rest
   // CPU counter series by pid, then counter name (std::less<> finds a
   // string_view without a copy).
   std::map<int64_t, std::map<std::string, std::vector<CounterSample>, std::less<>>> cpu_series_;
@@ -203,7 +244,6 @@ class TraceSummarizer {
   uint64_t span_ends_unmatched_ = 0;
   uint64_t negative_durations_ = 0;
   uint64_t busy_out_of_range_ = 0;
-  std::string task_key_;  // reused, to build pending_tasks_ keys without allocating
 };
 
 }  // namespace benchprof::trace_summary

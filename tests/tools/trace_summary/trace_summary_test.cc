@@ -443,6 +443,54 @@ TEST(TraceSummaryTest, ParallelismIsSetAgainstTheCpusOfTheProcess) {
             std::string::npos);
 }
 
+// A flight recorder's trace covers its window, but a thread's last buffer
+// may hold older events: the interval, busy shares and blocked time count
+// from the window's start, and ends whose begins fell before it are
+// counted but are no warning.
+TEST(TraceSummaryTest, AFlightRecorderTraceIsSummarizedOverItsWindow) {
+  TraceEvent blocked = Event('X', "blocked", "blocked on a mutex", 1, 500);
+  blocked.dur_ns = 1000;  // 500 of it inside the window
+  const std::vector<TraceEvent> events = {
+      Cpu("CPU main [1]", 0, 0),  // from before the window, in the thread's last buffer
+      Begin("Old", 1, 100),
+      End(1, 200),
+      blocked,
+      Cpu("CPU main [1]", 1000, 1),
+      Cpu("CPU main [1]", 1500, 0),
+      Cpu("CPU main [1]", 2000, 0),
+      End(2, 1200),  // its begin was before the window
+  };
+  TraceFileInfo info;
+  StatusOr<json::Value> other = json::Parse(R"({"window_ns":1000,"discarded_events":42})");
+  ASSERT_TRUE(other.ok());
+  info.other_data = *other;
+  const TraceSummary s = Summarize(events, info);
+  EXPECT_EQ(s.window_ns, 1000);
+  EXPECT_EQ(s.discarded_events, 42u);
+  EXPECT_EQ(s.start_ns, 1000);
+  EXPECT_EQ(s.end_ns, 2000);
+  ASSERT_EQ(s.threads.size(), 1u);
+  EXPECT_EQ(s.threads[0].busy_ns, 500);
+  EXPECT_DOUBLE_EQ(s.BusyShare(s.threads[0]), 0.5);
+  EXPECT_EQ(s.threads[0].blocked_ns, 500);
+  EXPECT_EQ(s.unmatched.span_ends, 1u);
+  EXPECT_TRUE(s.warnings.empty()) << s.warnings[0];
+  const std::string text = RenderTraceSummary(s, TraceSummaryFormat::kText);
+  EXPECT_NE(text.find("window:       the last 1.000µs of the run (flight recorder; 42 older "
+                      "events discarded)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(RenderTraceSummary(s, TraceSummaryFormat::kJson)
+                .find("\"window_ns\":1000,\"discarded_events\":42,"),
+            std::string::npos);
+
+  // Without the window the same events are a whole run with a warning.
+  const TraceSummary whole = Summarize(events);
+  EXPECT_EQ(whole.start_ns, 0);
+  EXPECT_EQ(whole.threads[0].blocked_ns, 1000);
+  EXPECT_EQ(whole.warnings.size(), 1u);
+}
+
 TEST(TraceSummaryTest, TruncationIsAWarning) {
   TraceFileInfo info;
   info.truncated = true;

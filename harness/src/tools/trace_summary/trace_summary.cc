@@ -303,7 +303,7 @@ void TraceSummarizer::Add(const TraceEvent& e) {
       if (e.category == "region" && e.dur_ns) {
         AddDuration(regions_, regions_.Intern(e.name), *e.dur_ns);
       } else if (e.category == "blocked" && e.dur_ns && *e.dur_ns > 0) {
-        blocked_ns_[{e.pid, e.tid}] += *e.dur_ns;
+        blocked_[{e.pid, e.tid}].emplace_back(ts, *e.dur_ns);
       }
       return;
     case 'b':
@@ -394,10 +394,13 @@ std::vector<ThreadUsage> TraceSummarizer::Threads() {
     threads.push_back(std::move(t));
   };
   for (const auto& [key, name] : thread_names_) add_unlisted(key);
-  for (const auto& [key, blocked] : blocked_ns_) add_unlisted(key);
+  for (const auto& [key, slices] : blocked_) add_unlisted(key);
   for (ThreadUsage& t : threads) {
-    if (const auto blocked = blocked_ns_.find({t.pid, t.tid}); blocked != blocked_ns_.end()) {
-      t.blocked_ns = blocked->second;
+    const auto blocked = blocked_.find({t.pid, t.tid});
+    if (blocked == blocked_.end()) continue;
+    for (const auto& [begin, duration] : blocked->second) {
+      const int64_t from = std::max(begin, busy_from_ns_);
+      if (begin + duration > from) t.blocked_ns += begin + duration - from;
     }
   }
   std::sort(threads.begin(), threads.end(), [](const ThreadUsage& a, const ThreadUsage& b) {
@@ -424,7 +427,8 @@ int64_t TraceSummarizer::BusyNanos(std::vector<CounterSample>& samples) const {
   double busy_ns = 0;
   for (size_t i = 0; i < samples.size(); ++i) {
     const int64_t until = i + 1 < samples.size() ? samples[i + 1].ts_ns : max_end_;
-    busy_ns += samples[i].busy * static_cast<double>(until - samples[i].ts_ns);
+    const int64_t from = std::max(samples[i].ts_ns, busy_from_ns_);
+    if (until > from) busy_ns += samples[i].busy * static_cast<double>(until - from);
   }
   return std::llround(busy_ns);
 }
@@ -502,6 +506,10 @@ TraceSummary TraceSummarizer::Finish(const std::string& file, const TraceFileInf
   s.start_ns = min_ts_;
   s.end_ns = max_end_;
   ReadOtherData(info, s);
+  if (s.window_ns > 0 && s.has_interval && s.end_ns - s.start_ns > s.window_ns) {
+    s.start_ns = s.end_ns - s.window_ns;
+    busy_from_ns_ = s.start_ns;
+  }
   s.threads = Threads();
   s.tasks = tasks_.Summarize();
   s.regions = regions_.Summarize();

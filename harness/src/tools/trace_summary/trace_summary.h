@@ -23,6 +23,7 @@
 #define BENCHPROF_TOOLS_TRACE_SUMMARY_TRACE_SUMMARY_H_
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <string>
 #include <string_view>
@@ -91,7 +92,10 @@ struct TraceSummary {
   std::string file;
   TraceLayout layout = TraceLayout::kObject;
   // The traced interval: the smallest "ts" to the largest "ts" (+ "dur") of
-  // any event with a time (metadata events have none).
+  // any event with a time (metadata events have none). For a flight-recorder
+  // trace, no more than its window before the end: older events are the few
+  // a thread recorded before its last buffer, and would dilute busy shares
+  // over time the trace does not cover.
   bool has_interval = false;
   int64_t start_ns = 0;
   int64_t end_ns = 0;
@@ -234,10 +238,14 @@ class TraceSummarizer {
   // string_view without a copy).
   std::map<int64_t, std::map<std::string, std::vector<CounterSample>, std::less<>>> cpu_series_;
   std::map<std::pair<int64_t, int64_t>, std::string> thread_names_;  // by (pid, tid)
-  std::map<std::pair<int64_t, int64_t>, int64_t> blocked_ns_;        // by (pid, tid)
+  // Blocked slices (begin, duration) by (pid, tid): summed at the end,
+  // when a flight recorder's window is known.
+  std::map<std::pair<int64_t, int64_t>, std::vector<std::pair<int64_t, int64_t>>> blocked_;
   bool has_time_ = false;
   int64_t min_ts_ = 0;
   int64_t max_end_ = 0;
+  // CPU samples count from here on (the start of a flight recorder's window).
+  int64_t busy_from_ns_ = std::numeric_limits<int64_t>::min();
   uint64_t dropped_from_instants_ = 0;
   uint64_t task_begins_unmatched_ = 0;
   uint64_t task_ends_unmatched_ = 0;

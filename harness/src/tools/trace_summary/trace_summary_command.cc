@@ -54,8 +54,9 @@ for exact percentiles: memory grows with the number of tasks and regions.
 
 Begins without an end and ends without a begin are counted, reported and
 left out of the durations; they do not make the summary fail. A
-flight-recorder trace (bench --trace_window) says which window it kept and
-how many older events it discarded; its ends without a begin (spans and
+flight-recorder trace (bench --trace_window) is summarized over the window
+it kept (interval, busy shares, blocked time), which the summary states with
+the number of older events discarded; its ends without a begin (spans and
 tasks begun before the window) are expected, not warned about. A trace that
 was cut short (the bench process was killed while writing it) is summarized
 up to its last complete event (a Perfetto trace: its last whole packet),

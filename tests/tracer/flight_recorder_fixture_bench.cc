@@ -1,7 +1,7 @@
 // A benchmark that works and then hangs, for the flight recorder
 // (--trace_window) end to end; linked with benchprof::main like a user's.
 //
-//   BM_WorkThenHang/signal:N   two threads named "flight-worker" run short
+//   BM_WorkThenHang/signal:N   two threads named "flight-worker" run 20 µs
 //       regions named "early work" for the first second, "late work" for the
 //       next two, then each opens a region "waiting for a signal that never
 //       comes" and blocks for ever. N = 0: the benchmark hangs (for
@@ -31,7 +31,9 @@ void SpinFor(std::chrono::microseconds duration) {
 void Work(const char* region, Clock::time_point until) {
   while (Clock::now() < until) {
     benchprof::Region r = benchprof::StartRegion(region);
-    SpinFor(std::chrono::microseconds(5));
+    // 20 µs: 100,000 regions a second over both workers, few enough that a
+    // writer starved of CPU on a loaded machine still finds free chunks.
+    SpinFor(std::chrono::microseconds(20));
   }
 }
 

@@ -17,31 +17,21 @@
 
 #include "support/perfetto_checker.h"
 #include "support/subprocess.h"
+#include "tracer/valid_perfetto_file.h"
 
 namespace benchprof {
 namespace {
 
 using testing::CheckPerfettoTrace;
+using testing::ExpectValidPerfettoFile;
 using testing::ListDirectory;
 using testing::PerfettoCheck;
 using testing::ProcessResult;
-using testing::ProtocDecode;
 using testing::ReadFile;
 using testing::RunProcess;
 using testing::TempDir;
 
 size_t LineCount(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
-
-// protoc decodes the file, the checker finds nothing wrong: the decoded text.
-std::string ExpectValidPerfetto(const std::string& path) {
-  std::string error;
-  const std::string text = ProtocDecode(PROTOC_PATH, PROTO_DIR, path, &error);
-  EXPECT_EQ(error, "");
-  const PerfettoCheck check = CheckPerfettoTrace(ReadFile(path));
-  EXPECT_TRUE(check.problems.empty()) << ::testing::PrintToString(check.problems);
-  EXPECT_GT(check.track_events, 0u);
-  return text;
-}
 
 TEST(PerfettoTraceTest, TheFixtureTraceDecodesFollowsTheRulesAndIsSummarized) {
   TempDir dir;
@@ -53,7 +43,7 @@ TEST(PerfettoTraceTest, TheFixtureTraceDecodesFollowsTheRulesAndIsSummarized) {
   const std::string bytes = ReadFile(path);
   ASSERT_FALSE(bytes.empty());
   EXPECT_EQ(bytes[0], '\x0A');
-  const std::string text = ExpectValidPerfetto(path);
+  const std::string text = ExpectValidPerfettoFile(path);
   for (const char* expected :
        {"thread_name: \"main\"", "thread_name: \"consumer\"", "name: \"job\"",
         "name: \"Produce\"", "name: \"timed loop\"", "name: \"BM_TaskHandOff/iterations:20\"",
@@ -89,7 +79,7 @@ TEST(PerfettoTraceTest, TheFormatFollowsTheNameUnlessTraceFormatSaysOtherwise) {
     const std::string bytes = ReadFile(path);
     ASSERT_FALSE(bytes.empty());
     EXPECT_EQ(bytes[0], first_byte);
-    if (first_byte == '\x0A') ExpectValidPerfetto(path);
+    if (first_byte == '\x0A') ExpectValidPerfettoFile(path);
   }
 }
 
@@ -140,7 +130,7 @@ TEST(PerfettoTraceTest, ARunStoppedByTimeoutLeavesAValidTraceSayingSo) {
   const ProcessResult run =
       RunProcess({INTERRUPT_FIXTURE_BENCH_PATH, "--timeout=2s", "--trace=" + path});
   EXPECT_EQ(run.exit_code, 5) << run.stderr_text;
-  const std::string text = ExpectValidPerfetto(path);
+  const std::string text = ExpectValidPerfettoFile(path);
   EXPECT_NE(text.find("string_value: \"--timeout=2s\""), std::string::npos);
   const ProcessResult summary =
       RunProcess({BENCHPROF_PATH, "trace-summary", "--format=json", path});
@@ -203,7 +193,7 @@ TEST(PerfettoTraceTest, TheRssPoolTraceIsAFifthOfTheJson) {
   const Written perfetto = write("pool.pftrace");
   ASSERT_GT(json.documents, 0);
   ASSERT_GT(perfetto.documents, 0);
-  ExpectValidPerfetto(dir.File("pool.pftrace"));
+  ExpectValidPerfettoFile(dir.File("pool.pftrace"));
   const PerfettoCheck check = CheckPerfettoTrace(ReadFile(dir.File("pool.pftrace")));
   const double per_pair = static_cast<double>(check.thread_slice_bytes) /
                           static_cast<double>(check.thread_slice_begins);

@@ -1,7 +1,8 @@
 // The A/A experiment, on this machine: 20 runs of the Elvis
 // benchmarks recorded as the history of one commit, then 20 more runs of
 // the same binary gated one by one with `benchprof history gate`: none may
-// be a regression. Each gated run is three processes of the benchmark
+// be a regression, once a flagged run is measured again (a neighbour on
+// the VM can slow a whole run; docs/history.md's advice). Each gated run is three processes of the benchmark
 // (three result files, pooled as one run): on this VM one process in 20 or
 // so runs BM_AlgorithmTwo some 10% slower throughout (its memory layout),
 // which one process's repetitions cannot tell from a regression (seen in
@@ -83,11 +84,23 @@ TEST_F(HistoryAATest, NoFalseRegressionAndThePlantedAllocationIsNamed) {
   }
 
   int history_regressions = 0, history_inconclusive = 0, pairwise_regressions = 0;
+  int flagged_before_measuring_again = 0;
   std::vector<std::string> previous;
   for (int i = 0; i < kGatedRuns; ++i) {
     const std::vector<std::string> out = RunElvisThrice(BENCH_PATH, "gated" + std::to_string(i));
     ASSERT_FALSE(HasFatalFailure());
-    const ProcessResult gate = Gate(out);
+    ProcessResult gate = Gate(out);
+    if (gate.exit_code == 1) {
+      // A neighbour busy for a whole run slows its three processes alike
+      // (seen in CI: +39% and +75% on BM_AlgorithmTwo in 2 runs of 20). As
+      // docs/history.md advises, a flagged run is measured again and gated
+      // once more before it counts.
+      ++flagged_before_measuring_again;
+      const std::vector<std::string> again =
+          RunElvisThrice(BENCH_PATH, "gated" + std::to_string(i) + "-again");
+      ASSERT_FALSE(HasFatalFailure());
+      gate = Gate(again);
+    }
     ASSERT_TRUE(gate.exit_code == 0 || gate.exit_code == 1 || gate.exit_code == 2)
         << gate.stderr_text;
     history_regressions += gate.exit_code == 1;
@@ -105,10 +118,10 @@ TEST_F(HistoryAATest, NoFalseRegressionAndThePlantedAllocationIsNamed) {
     previous = out;
   }
   EXPECT_EQ(history_inconclusive, 0);
-  std::printf("A/A: history gate flagged %d of %d runs (inconclusive: %d); compare against "
-              "the previous run flagged %d of %d pairs\n",
-              history_regressions, kGatedRuns, history_inconclusive, pairwise_regressions,
-              kGatedRuns - 1);
+  std::printf("A/A: history gate flagged %d of %d runs (%d before they were measured again; "
+              "inconclusive: %d); compare against the previous run flagged %d of %d pairs\n",
+              history_regressions, kGatedRuns, flagged_before_measuring_again,
+              history_inconclusive, pairwise_regressions, kGatedRuns - 1);
 
   const std::vector<std::string> planted = RunElvisThrice(PLANTED_BENCH_PATH, "planted");
   ASSERT_FALSE(HasFatalFailure());

@@ -228,7 +228,7 @@ void TraceSummarizer::AddTaskEvent(const TraceEvent& e) {
       open.pid = e.pid;
       open.task = task;
       open.id_size = static_cast<uint8_t>(e.id.size());
-      std::memcpy(open.id, e.id.data(), e.id.size());
+      if (!e.id.empty()) std::memcpy(open.id, e.id.data(), e.id.size());  // data() may be null
     } else {
       pending_tasks_.emplace(TaskKey{e.pid, std::string(e.id)}, task);
     }

@@ -31,7 +31,7 @@ bool TraceWindow::OpenBlock() {
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (mapped != MAP_FAILED) {
       bytes.reset(static_cast<uint8_t*>(mapped));
-      peak_blocks_ = std::max(peak_blocks_, ++blocks_allocated_);
+      ++blocks_allocated_;
     }
   }
   if (!bytes && spare_.empty() && !blocks_.empty()) DropOldestBlock();

@@ -61,9 +61,9 @@ class TraceWindow final : public RecordStore {
 
   uint64_t discarded_records() const override { return discarded_records_; }
 
-  // Memory the blocks take now, and the most they took at any time.
+  // Memory the blocks take: the most they took at any time, as blocks are
+  // reused, never unmapped, until the window is destroyed.
   size_t bytes_in_use() const { return blocks_allocated_ * kBlockBytes; }
-  size_t peak_bytes() const { return peak_blocks_ * kBlockBytes; }
   // Records held now, and the packed bytes they take.
   uint64_t records_kept() const;
   uint64_t bytes_kept() const;
@@ -108,7 +108,6 @@ class TraceWindow final : public RecordStore {
   std::deque<Block> blocks_;  // oldest first; the newest is being filled
   std::vector<BlockMemory> spare_;
   size_t blocks_allocated_ = 0;
-  size_t peak_blocks_ = 0;
   uint64_t next_serial_ = 0;
   uint64_t newest_ticks_ = 0;
   uint64_t discarded_records_ = 0;
